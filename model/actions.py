@@ -1,0 +1,70 @@
+"""Actions: every decision a player makes, as one small integer.
+
+As in OpenSpiel, an action is an ``int``; its kind sits in the high bits and
+its payload (a card or a seat) in the low eight bits:
+
+========  =====  ==================  ============================================
+kind      code   notation            meaning
+========  =====  ==================  ============================================
+PLAY      0      ``R5``              play card R5 to the current trick
+SELECT    1      ``select R5``       choose R5 as a hidden, then revealed, card
+                                     (Sticheln's misery / unwanted card)
+========  =====  ==================  ============================================
+
+The notation is what records, the CLI and the live oracle use.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from tricklaw.model.cards import Card, Palette
+
+from tricklaw.errors import CardError
+
+KIND_SHIFT = 8
+PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
+
+
+class ActionKind(IntEnum):
+    """What an action does; see the module table."""
+
+    PLAY = 0
+    SELECT = 1
+
+
+def play(card: Card) -> int:
+    """The action that plays ``card``."""
+    return int(card)
+
+
+def select(card: Card) -> int:
+    """The action that chooses ``card`` as a hidden selection."""
+    return (ActionKind.SELECT << KIND_SHIFT) | card
+
+
+def kind_of(action: int) -> ActionKind:
+    """The kind of ``action``."""
+    return ActionKind(action >> KIND_SHIFT)
+
+
+def card_of(action: int) -> Card:
+    """The card an action plays or selects."""
+    return Card(action & PAYLOAD_MASK)
+
+
+def action_to_string(action: int, palette: Palette) -> str:
+    """``action`` in notation (``R5``, ``select R5``)."""
+    kind = kind_of(action)
+    card = palette.format(card_of(action))
+    return card if kind is ActionKind.PLAY else f"{kind.name.lower()} {card}"
+
+
+def string_to_action(text: str, palette: Palette) -> int:
+    """The action written ``text`` in notation; raises CardError naming the problem."""
+    words = text.split()
+    if len(words) == 1:
+        return play(palette.parse(words[0]))
+    if len(words) == 2 and words[0].lower() == "select":
+        return select(palette.parse(words[1]))
+    raise CardError(f"{text!r} is not an action: expected a card (R5) or 'select R5'")

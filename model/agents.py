@@ -1,0 +1,35 @@
+"""Seeded random agents, and whole games played by them.
+
+A random agent picks ``legal[rng.below(len(legal))]`` from the current
+player's legal actions in canonical order, drawing from
+:func:`tricklaw.model.rng.agent_rng` of the game seed, so a game is fully
+determined by (ruleset, players, options, seed) on every machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricklaw.model.rng import SplitMix64, agent_rng
+from tricklaw.model.state import Game, State
+
+
+def random_step(state: State[Any], rng: SplitMix64) -> State[Any]:
+    """The state after a uniformly random legal action of the current player."""
+    legal = state.legal_actions()
+    return state.apply_legal_action(legal[rng.below(len(legal))])
+
+
+def play_random_game(game: Game, seed: int, max_rounds: int | None = None) -> State[Any]:
+    """A whole game of random agents from ``seed``.
+
+    Stops early, unfinished, once ``max_rounds`` rounds are complete (a guard
+    for target-total games that random play may never finish).
+    """
+    state = game.new_initial_state(seed)
+    rng = agent_rng(seed)
+    while not state.is_terminal():
+        if max_rounds is not None and len(state.history) >= max_rounds:
+            break
+        state = random_step(state, rng)
+    return state

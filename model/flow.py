@@ -1,0 +1,137 @@
+"""The shared trick machinery: deal a round, play a card, close a trick, end a round.
+
+Every ruleset's ``apply`` is built from these few transitions, so that the
+bookkeeping (which hand a card leaves, who receives a trick's cards, when the
+next round is dealt) is written once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
+
+from tricklaw.model.cards import Card
+from tricklaw.model.rng import SplitMix64, round_seed, shuffled
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundInfo, RoundLog, State
+from tricklaw.model.trick import TrickResult
+
+from tricklaw.errors import RecordError
+
+if TYPE_CHECKING:
+    from tricklaw.model.ruleset import Ruleset
+
+X = TypeVar("X")
+
+
+def deal_for_round(ruleset: Ruleset[X], game: Game, source: DealSource, index: int) -> Deal:
+    """The deal of round ``index``: given explicitly, or shuffled from the seed.
+
+    The seeded deal shuffles the canonical deck with
+    ``SplitMix64(round_seed(seed, index))`` and lets the ruleset cut it
+    (see :mod:`tricklaw.model.rng`).
+    """
+    if index < len(source.deals):
+        return source.deals[index]
+    if source.seed is None:
+        raise RecordError(f"no deal is given for round {index + 1}")
+    rng = SplitMix64(round_seed(source.seed, index))
+    return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng))
+
+
+def begin_round(info: RoundInfo, phase: Phase, current: int, leader: int, extra: X) -> State[X]:
+    """The opening state of a round: hands as dealt, nothing played or taken yet."""
+    players = info.game.players
+    return State(
+        info=info,
+        phase=phase,
+        current=current,
+        first_leader=leader,
+        leader=leader,
+        hands=tuple(tuple(sorted(hand)) for hand in info.deal.hands),
+        trick=(),
+        taken=((),) * players,
+        aside=info.deal.pile("aside"),
+        tricks=(),
+        actions=(),
+        extra=extra,
+    )
+
+
+def remove_from_hand(
+    hands: tuple[tuple[Card, ...], ...], seat: int, card: Card
+) -> tuple[tuple[Card, ...], ...]:
+    """``hands`` with ``card`` taken out of ``seat``'s hand."""
+    hand = hands[seat]
+    i = hand.index(card)
+    return (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+
+
+def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
+    """The current player plays ``card`` (by ``action``); the turn passes clockwise."""
+    seat = state.current
+    # Positional, in field order: this is the hottest line of every simulation.
+    return State(
+        state.info,
+        state.phase,
+        (seat + 1) % state.info.game.players,
+        state.first_leader,
+        state.leader,
+        remove_from_hand(state.hands, seat, card),
+        (*state.trick, card),
+        state.taken,
+        state.aside,
+        state.tricks,
+        (*state.actions, (seat, action)),
+        state.extra,
+    )
+
+
+def close_trick(state: State[X], result: TrickResult) -> State[X]:
+    """Hand the trick's cards to their recipients; the winner (else the same leader) leads."""
+    players = state.info.game.players
+    leader = state.leader
+    taken = list(state.taken)
+    for offset, cards in result.taken:
+        seat = (leader + offset) % players
+        taken[seat] = taken[seat] + cards
+    next_leader = leader if result.winner is None else (leader + result.winner) % players
+    return State(
+        info=state.info,
+        phase=state.phase,
+        current=next_leader,
+        first_leader=state.first_leader,
+        leader=next_leader,
+        hands=state.hands,
+        trick=(),
+        taken=tuple(taken),
+        aside=state.aside + result.aside,
+        tricks=(*state.tricks, (leader, result)),
+        actions=state.actions,
+        extra=state.extra,
+    )
+
+
+def end_round(state: State[X]) -> State[X]:
+    """Score the finished round; deal the next one, or end the game."""
+    info = state.info
+    game = info.game
+    ruleset = game.ruleset
+    scores = ruleset.round_scores(state)
+    log = RoundLog(
+        index=info.index,
+        dealer=info.dealer,
+        first_leader=state.first_leader,
+        deal=info.deal,
+        actions=state.actions,
+        tricks=state.tricks,
+        facts=ruleset.round_facts(state),
+        scores=scores,
+    )
+    totals = tuple(t + s for t, s in zip(info.totals, scores, strict=True))
+    history = (*info.history, log)
+    if ruleset.game_over(game, info.index + 1, totals):
+        return state._replace(
+            info=replace(info, totals=totals, history=history), phase=Phase.OVER, current=-1
+        )
+    next_state: State[X] = ruleset.start_round(game, info.source, info.index + 1, totals, history)
+    return next_state

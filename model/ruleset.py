@@ -1,0 +1,164 @@
+"""The interface every ruleset implements, and the parts they all share.
+
+A ruleset module reads like its rulebook: it says what the deck is, how the
+cards are dealt, what may be played, who takes a trick, and how a round is
+scored, citing clause ids from ``spec/``. The shared trick machinery (playing
+a card, closing a trick, ending a round, dealing the next one) lives in
+:mod:`tricklaw.model.flow`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from tricklaw.model.cards import Card, Palette
+from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
+from tricklaw.model.state import Deal, DealSource, Game, RoundLog, State
+from tricklaw.model.trick import TrickResult
+
+from tricklaw.errors import CardError, OptionError
+
+X = TypeVar("X")
+
+
+class Ruleset(ABC, Generic[X]):
+    """One ruleset (one rule text). Subclasses hold no mutable state."""
+
+    id: str
+    """The ruleset id used on the command line and in records, e.g. ``sticheln-1993``."""
+    title: str
+    source: str
+    """The seed file the clauses cite."""
+    player_counts: tuple[int, ...]
+    palette: Palette
+    option_specs: tuple[OptionSpec, ...]
+    implements: tuple[str, ...]
+    """The clause ids this module implements (for coverage)."""
+    clause: Mapping[str, str]
+    """The clause id stating each rule role: ``deck``, ``deal``, ``play`` (what may be
+    played), ``collect`` (who leads next), ``score-total``, ... (see each ruleset)."""
+
+    # --- set-up ----------------------------------------------------------------------
+
+    def make_game(self, players: int, options: Mapping[str, OptionValue] | None = None) -> Game:
+        """A :class:`Game` of this ruleset; raises OptionError for bad counts or options."""
+        if players not in self.player_counts:
+            counts = self.player_counts
+            raise OptionError(
+                f"{self.id} is for {counts[0]}-{counts[-1]} players, not {players}"
+                if counts == tuple(range(counts[0], counts[-1] + 1))
+                else f"{self.id} is for {', '.join(map(str, counts))} players, not {players}"
+            )
+        resolved = resolve_options(self.id, self.option_specs, options or {})
+        return Game(self, players, resolved, self.compile(resolved))
+
+    def compile(self, options: Options) -> Any:
+        """``options`` in the form the ruleset's hot path reads (``Game.rules``)."""
+        return options
+
+    @abstractmethod
+    def deck(self, players: int, options: Options) -> tuple[Card, ...]:
+        """Every card in play for ``players``, in canonical order."""
+
+    @abstractmethod
+    def cut(self, game: Game, order: Sequence[Card]) -> Deal:
+        """The deal made from the shuffled deck ``order``."""
+
+    def check_deal(self, game: Game, deal: Deal) -> None:
+        """Raise CardError unless ``deal`` could have come from :meth:`cut`.
+
+        The shared check: the right number of hands, hands and piles together
+        hold each card of the deck exactly once.
+        """
+        if len(deal.hands) != game.players:
+            raise CardError(f"the deal has {len(deal.hands)} hands for {game.players} players")
+        deck = self.deck(game.players, game.options)
+        held = [c for hand in deal.hands for c in hand] + [c for _, p in deal.piles for c in p]
+        counts = Counter(held)
+        for card, n in counts.items():
+            if n > 1:
+                raise CardError(f"the deal holds {self.palette.format(card)} {n} times")
+        missing = set(deck) - counts.keys()
+        extra = counts.keys() - set(deck)
+        if extra:
+            raise CardError(
+                f"the deal holds {', '.join(self.palette.format_all(sorted(extra)))}, "
+                f"not in the {game.players}-player deck of {self.id}"
+            )
+        if missing:
+            raise CardError(f"the deal lacks {', '.join(self.palette.format_all(sorted(missing)))}")
+
+    @abstractmethod
+    def start_round(
+        self,
+        game: Game,
+        source: DealSource,
+        index: int,
+        totals: tuple[int, ...],
+        history: tuple[RoundLog, ...],
+    ) -> State[X]:
+        """The first decision of round ``index``."""
+
+    # --- play ------------------------------------------------------------------------
+
+    @abstractmethod
+    def legal_actions(self, state: State[X]) -> tuple[int, ...]:
+        """The current player's legal actions, in canonical order."""
+
+    @abstractmethod
+    def apply(self, state: State[X], action: int) -> State[X]:
+        """The state after the legal ``action``."""
+
+    @abstractmethod
+    def why_illegal(self, state: State[X], action: int) -> str:
+        """A sentence saying why ``action`` is not legal in ``state``."""
+
+    @abstractmethod
+    def forbidding_clause(self, state: State[X], action: int) -> str:
+        """The clause id that forbids ``action`` in ``state``."""
+
+    @abstractmethod
+    def playable(
+        self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
+    ) -> tuple[Card, ...]:
+        """The cards of ``hand`` that may be played to the unfinished ``trick``."""
+
+    @abstractmethod
+    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
+        """The result of a complete trick ``cards`` (first card = lead)."""
+
+    @abstractmethod
+    def observation(self, state: State[X], seat: int) -> dict[str, Any]:
+        """What ``seat`` sees in ``state`` (JSON-ready)."""
+
+    # --- scoring ---------------------------------------------------------------------
+
+    @abstractmethod
+    def round_scores(self, state: State[X]) -> tuple[int, ...]:
+        """Each seat's score for the round that ``state`` has just finished."""
+
+    @abstractmethod
+    def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
+        """Whether the game ends after ``rounds_played`` rounds with ``totals``."""
+
+    @abstractmethod
+    def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
+        """A finished round's scores recounted from its log alone (trick results and
+        facts), independent of the state's own bookkeeping of taken cards."""
+
+    def winners(self, totals: Sequence[int]) -> tuple[int, ...]:
+        """The seats with the highest total (all of them when tied)."""
+        best = max(totals)
+        return tuple(seat for seat, t in enumerate(totals) if t == best)
+
+    def held_aside(self, state: State[X]) -> tuple[Card, ...]:
+        """Cards out of hands, trick, taken piles and ``aside`` that the ruleset keeps
+        elsewhere (Sticheln: the picked cards). Used by the conservation check."""
+        return ()
+
+    def round_facts(self, state: State[X]) -> tuple[tuple[str, Any], ...]:
+        """Ruleset-specific facts of a finished round for the record (JSON-ready)."""
+        return ()

@@ -1,0 +1,231 @@
+"""Games and states, in OpenSpiel's vocabulary.
+
+A :class:`Game` is a ruleset with a player count and a full choice of options.
+A :class:`State` is one moment of a whole (multi-round) game: it names the
+:meth:`~State.current_player`, lists the :meth:`~State.legal_actions`, and
+:meth:`~State.apply_action` returns the next state (states are immutable).
+When the game :meth:`~State.is_terminal`, :meth:`~State.returns` gives each
+player's total. Rounds follow one another inside the state: the last card of
+a round scores it and deals the next round from the game's seed (or from
+explicitly given deals, as the log checker does).
+
+Seats are numbered ``0 .. players-1`` clockwise. Which seat is 0 is a
+convention each ruleset documents (the first dealer, the youngest player, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+
+from tricklaw.model.actions import action_to_string
+from tricklaw.model.cards import Card
+from tricklaw.model.options import Options
+from tricklaw.model.trick import TrickResult
+
+from tricklaw.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from tricklaw.model.ruleset import Ruleset
+
+X = TypeVar("X")
+
+
+class Phase(IntEnum):
+    """What the game is waiting for."""
+
+    SELECT = 0
+    """Players choose a hidden card in turn (shown to nobody until all have chosen)."""
+    PLAY = 1
+    """The current player plays a card to the trick."""
+    OVER = 2
+    """The game has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one round as dealt: each seat's hand and any named piles.
+
+    Piles are ordered as they lie (first = top), e.g. ``("aside", cards)`` for
+    cards left out of play.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    piles: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+
+    def pile(self, name: str) -> tuple[Card, ...]:
+        """The pile called ``name`` (empty when there is none)."""
+        for key, cards in self.piles:
+            if key == name:
+                return cards
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A ruleset, a player count and a validated choice of every option."""
+
+    ruleset: Ruleset[Any]
+    players: int
+    options: Options
+    rules: Any = None
+    """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``)."""
+
+    def new_initial_state(self, seed: int) -> State[Any]:
+        """The first decision of a game whose deals come from ``seed``."""
+        return self.ruleset.start_round(self, DealSource(seed, ()), 0, (0,) * self.players, ())
+
+    def new_state_from_deals(self, deals: Sequence[Deal]) -> State[Any]:
+        """The first decision of a game with explicitly given deals (one per round)."""
+        for deal in deals:
+            self.ruleset.check_deal(self, deal)
+        source = DealSource(None, tuple(deals))
+        return self.ruleset.start_round(self, source, 0, (0,) * self.players, ())
+
+
+@dataclass(frozen=True, slots=True)
+class DealSource:
+    """Where each round's deal comes from: explicit deals first, else the seed."""
+
+    seed: int | None
+    deals: tuple[Deal, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    """What stays fixed during one round."""
+
+    game: Game
+    source: DealSource
+    index: int
+    dealer: int | None
+    deal: Deal
+    totals: tuple[int, ...]
+    """Each seat's total over the rounds before this one."""
+    history: tuple[RoundLog, ...]
+    """The completed rounds."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """A completed round, as the JSON record keeps it."""
+
+    index: int
+    dealer: int | None
+    first_leader: int
+    deal: Deal
+    actions: tuple[tuple[int, int], ...]
+    tricks: tuple[tuple[int, TrickResult], ...]
+    facts: tuple[tuple[str, Any], ...]
+    scores: tuple[int, ...]
+
+
+class State(NamedTuple, Generic[X]):
+    """One moment of a whole game. Immutable: actions return new states.
+
+    (A ``NamedTuple`` rather than a frozen dataclass: a new state is built on
+    every action, and a NamedTuple builds in a quarter of the time, measured
+    at 0.34 against 1.42 microseconds for these twelve fields.)
+
+    ``hands`` are sorted in canonical card order; ``trick`` holds the cards
+    played to the current trick in play order, starting with ``leader``'s;
+    ``taken`` holds each seat's won cards; ``aside`` the cards out of play;
+    ``tricks`` the completed tricks of this round as ``(leader seat, result)``;
+    ``actions`` this round's ``(seat, action)`` pairs; ``extra`` the ruleset's
+    own part of the state.
+    """
+
+    info: RoundInfo
+    phase: Phase
+    current: int
+    first_leader: int
+    leader: int
+    hands: tuple[tuple[Card, ...], ...]
+    trick: tuple[Card, ...]
+    taken: tuple[tuple[Card, ...], ...]
+    aside: tuple[Card, ...]
+    tricks: tuple[tuple[int, TrickResult], ...]
+    actions: tuple[tuple[int, int], ...]
+    extra: X
+
+    # --- the OpenSpiel-style API ---------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game this state belongs to."""
+        return self.info.game
+
+    def current_player(self) -> int:
+        """The seat to act, or ``-1`` when the game is over."""
+        return self.current
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions the current player may take, in canonical order (empty when over)."""
+        if self.phase is Phase.OVER:
+            return ()
+        return self.info.game.ruleset.legal_actions(self)
+
+    def apply_action(self, action: int) -> State[X]:
+        """The state after the current player takes ``action``.
+
+        Raises :class:`~tricklaw.errors.IllegalActionError` naming the rule
+        clause when ``action`` is not legal here.
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("the game is over; no action is legal", "GAME-OVER")
+        ruleset = self.info.game.ruleset
+        if action not in ruleset.legal_actions(self):
+            raise IllegalActionError(
+                f"seat {self.current} may not take {self.action_to_string(action)}: "
+                + ruleset.why_illegal(self, action),
+                ruleset.forbidding_clause(self, action),
+            )
+        new_state: State[X] = ruleset.apply(self, action)
+        return new_state
+
+    def apply_legal_action(self, action: int) -> State[X]:
+        """:meth:`apply_action` without the legality check, for an action that the
+        caller took from :meth:`legal_actions` of this very state (agents, search)."""
+        new_state: State[X] = self.info.game.ruleset.apply(self, action)
+        return new_state
+
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's total score so far (final once the game is over)."""
+        return self.info.totals
+
+    def action_to_string(self, action: int) -> str:
+        """``action`` in notation."""
+        return action_to_string(action, self.info.game.ruleset.palette)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` can see: its own hand, public cards, and nothing hidden."""
+        return self.info.game.ruleset.observation(self, seat)
+
+    def serialize(self) -> str:
+        """This state as JSON text (the record so far); :func:`deserialize` restores it."""
+        from tricklaw.model.record import dumps_state
+
+        return dumps_state(self)
+
+    @property
+    def round_index(self) -> int:
+        """The 0-based index of the round in progress (the last round once over)."""
+        return self.info.index
+
+    @property
+    def history(self) -> tuple[RoundLog, ...]:
+        """The completed rounds."""
+        return self.info.history
+
+
+def deserialize(text: str) -> State[Any]:
+    """The state that :meth:`State.serialize` wrote."""
+    from tricklaw.model.record import loads_state
+
+    return loads_state(text)

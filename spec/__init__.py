@@ -1,0 +1,253 @@
+"""The clause registries: every rule of every text, with a stable id, a paraphrase and its source.
+
+Each ruleset has ``spec/<ruleset>.toml`` (clauses and disputes) and may have
+``spec/<ruleset>.examples.toml`` (the text's worked examples as data). The seed
+texts they cite are listed, with their line counts and SHA-256, in
+``spec/sources.toml``; :func:`load_registry` checks every clause against it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from tricklaw.errors import SpecError
+
+CLAUSE_KINDS = frozenset(
+    [
+        "definition",
+        "setup",
+        "deal",
+        "select",
+        "lead",
+        "play",
+        "trick",
+        "collect",
+        "round",
+        "score",
+        "game",
+        "example",
+        "advice",
+        "info",
+    ]
+)
+DISPUTE_KINDS = frozenset({"contradiction", "gap", "edition"})
+
+Lines = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a rule text."""
+
+    id: str
+    kind: str
+    summary: str
+    lines: Lines
+    players: tuple[int, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a dispute: the option value that selects it, and what it means."""
+
+    value: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """A point where a text contradicts itself, is silent, or differs from another edition."""
+
+    id: str
+    option: str
+    """The ``--option`` name that selects a reading; empty when no rule depends on it."""
+    title: str
+    question: str
+    kind: str
+    quotes: tuple[str, ...]
+    lines: Lines
+    clauses: tuple[str, ...]
+    default: str
+    reason: str
+    readings: tuple[Reading, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A seed text: its file name, line count and SHA-256."""
+
+    file: str
+    lines: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    """All clauses and disputes of one ruleset."""
+
+    ruleset: str
+    title: str
+    source: Source
+    prefix: str
+    clauses: tuple[Clause, ...]
+    disputes: tuple[Dispute, ...]
+
+    def clause(self, clause_id: str) -> Clause:
+        """The clause ``clause_id``; raises SpecError when unknown."""
+        for c in self.clauses:
+            if c.id == clause_id:
+                return c
+        raise SpecError(f"{self.ruleset}: no clause {clause_id!r}")
+
+    def dispute(self, dispute_id: str) -> Dispute:
+        """The dispute ``dispute_id``; raises SpecError when unknown."""
+        for d in self.disputes:
+            if d.id == dispute_id:
+                return d
+        raise SpecError(f"{self.ruleset}: no dispute {dispute_id!r}")
+
+    @property
+    def ids(self) -> frozenset[str]:
+        """Every clause and dispute id."""
+        return frozenset(c.id for c in self.clauses) | {d.id for d in self.disputes}
+
+
+def _read_toml(name: str) -> dict[str, Any]:
+    path = resources.files(__name__).joinpath(name)
+    if not path.is_file():
+        raise SpecError(f"spec file {name} is missing")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"spec file {name}: {exc}") from None
+
+
+@cache
+def sources() -> dict[str, Source]:
+    """The seed texts, by file name (``spec/sources.toml``)."""
+    data = _read_toml("sources.toml")
+    return {
+        s["file"]: Source(s["file"], int(s["lines"]), s["sha256"]) for s in data.get("source", [])
+    }
+
+
+def _lines(raw: Any, where: str, limit: int) -> Lines:
+    if not isinstance(raw, list) or not raw:
+        raise SpecError(f"{where}: 'lines' must be a non-empty list of [first, last] ranges")
+    out = []
+    for pair in raw:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(n, int) for n in pair)
+        ):
+            raise SpecError(f"{where}: line range {pair!r} is not [first, last]")
+        first, last = pair
+        if not 1 <= first <= last <= limit:
+            raise SpecError(f"{where}: line range {first}-{last} is outside 1-{limit}")
+        out.append((first, last))
+    return tuple(out)
+
+
+def _require(table: dict[str, Any], key: str, where: str) -> Any:
+    if key not in table:
+        raise SpecError(f"{where}: missing field {key!r}")
+    return table[key]
+
+
+def parse_registry(data: dict[str, Any], name: str) -> Registry:
+    """A :class:`Registry` from parsed TOML ``data``, validated (see :func:`load_registry`)."""
+    ruleset = _require(data, "ruleset", name)
+    source_file = _require(data, "source", name)
+    source = sources().get(source_file)
+    if source is None:
+        raise SpecError(f"{name}: source {source_file!r} is not listed in spec/sources.toml")
+    prefix = _require(data, "prefix", name)
+    clauses = []
+    for raw in data.get("clause", []):
+        cid = _require(raw, "id", f"{name} clause")
+        where = f"{name} {cid}"
+        if not str(cid).startswith(prefix + "-"):
+            raise SpecError(f"{where}: id does not start with the prefix {prefix}-")
+        kind = _require(raw, "kind", where)
+        if kind not in CLAUSE_KINDS:
+            raise SpecError(f"{where}: unknown kind {kind!r}")
+        clauses.append(
+            Clause(
+                id=cid,
+                kind=kind,
+                summary=_require(raw, "summary", where),
+                lines=_lines(_require(raw, "lines", where), where, source.lines),
+                players=tuple(raw.get("players", ())),
+                note=raw.get("note", ""),
+            )
+        )
+    disputes = []
+    for raw in data.get("dispute", []):
+        did = _require(raw, "id", f"{name} dispute")
+        where = f"{name} {did}"
+        if not str(did).startswith(prefix + "-D-"):
+            raise SpecError(f"{where}: dispute id does not start with {prefix}-D-")
+        kind = _require(raw, "kind", where)
+        if kind not in DISPUTE_KINDS:
+            raise SpecError(f"{where}: unknown dispute kind {kind!r}")
+        readings = tuple(
+            Reading(_require(r, "value", where), _require(r, "summary", where))
+            for r in _require(raw, "reading", where)
+        )
+        default = _require(raw, "default", where)
+        if default not in {r.value for r in readings}:
+            raise SpecError(f"{where}: default {default!r} is not one of its readings")
+        disputes.append(
+            Dispute(
+                id=did,
+                option=raw.get("option", ""),
+                title=_require(raw, "title", where),
+                question=_require(raw, "question", where),
+                kind=kind,
+                quotes=tuple(raw.get("quotes", ())),
+                lines=_lines(_require(raw, "lines", where), where, source.lines),
+                clauses=tuple(raw.get("clauses", ())),
+                default=default,
+                reason=_require(raw, "reason", where),
+                readings=readings,
+            )
+        )
+    registry = Registry(
+        ruleset, data.get("title", ruleset), source, prefix, tuple(clauses), tuple(disputes)
+    )
+    ids = [c.id for c in clauses] + [d.id for d in disputes]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise SpecError(f"{name}: duplicate ids {', '.join(duplicates)}")
+    for d in disputes:
+        unknown = [c for c in d.clauses if c not in registry.ids]
+        if unknown:
+            raise SpecError(f"{name} {d.id}: cites unknown clauses {', '.join(unknown)}")
+    return registry
+
+
+@cache
+def load_registry(ruleset: str) -> Registry:
+    """The validated registry of ``ruleset``: unique ids, known kinds, sources in range.
+
+    Raises :class:`~tricklaw.errors.SpecError` naming the file and the problem.
+    """
+    name = f"{ruleset}.toml"
+    registry = parse_registry(_read_toml(name), name)
+    if registry.ruleset != ruleset:
+        raise SpecError(f"{name}: declares ruleset {registry.ruleset!r}")
+    return registry
+
+
+def load_examples(ruleset: str) -> dict[str, Any]:
+    """The worked examples of ``ruleset`` as parsed TOML (empty when it has none)."""
+    name = f"{ruleset}.examples.toml"
+    if not resources.files(__name__).joinpath(name).is_file():
+        return {}
+    return _read_toml(name)

@@ -1,0 +1,378 @@
+"""The ``tricklaw`` command.
+
+Subcommands: ``rulesets``, ``play``, ``trick``, ``bench``, ``verify``, ``replay``.
+Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the
+problem, and exits with status 2; tricklaw never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from tricklaw import __version__
+from tricklaw.errors import CardError, TricklawError
+from tricklaw.model.agents import play_random_game
+from tricklaw.model.cards import Card
+from tricklaw.model.options import parse_option_args
+from tricklaw.model.record import loads_record, replay, to_record
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS, get_ruleset
+from tricklaw.model.state import Game, State
+from tricklaw.model.trick import TrickResult
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("tricklaw").strip()
+        raise TricklawError(f"{command}: {message}" if command else message)
+
+
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _make_game(args: argparse.Namespace) -> Game:
+    ruleset = get_ruleset(args.ruleset)
+    options: dict[str, Any] = dict(parse_option_args(args.option or []))
+    if getattr(args, "rounds", None) is not None:
+        options["rounds"] = args.rounds
+    return ruleset.make_game(args.players, options)
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    """List the rulesets, their player counts and options."""
+    if args.json:
+        _out(
+            json.dumps(
+                [
+                    {
+                        "id": r.id,
+                        "title": r.title,
+                        "source": r.source,
+                        "players": list(r.player_counts),
+                        "options": [
+                            {
+                                "name": s.name,
+                                "default": s.default,
+                                "choices": list(s.choices),
+                                "dispute": s.dispute,
+                                "help": s.help,
+                            }
+                            for s in r.option_specs
+                        ],
+                    }
+                    for r in RULESETS.values()
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    for r in RULESETS.values():
+        counts = r.player_counts
+        _out(f"{r.id}  {r.title}  ({counts[0]}-{counts[-1]} players; source {r.source})")
+        for s in r.option_specs:
+            values = "|".join(s.choices) if s.choices else f"{s.minimum}..{s.maximum}"
+            dispute = f"  [{s.dispute}]" if s.dispute else ""
+            setting = f"{s.name}={s.default}"
+            _out(f"    --option {setting:<22} {values:<34} {s.help}{dispute}")
+    return 0
+
+
+# --- play ------------------------------------------------------------------------------------
+
+
+def _describe_trick(game: Game, leader: int, result: TrickResult) -> str:
+    fmt = game.ruleset.palette.format
+    players = game.players
+    cards = " ".join(f"{(leader + i) % players}:{fmt(c)}" for i, c in enumerate(result.cards))
+    if result.winner is None:
+        outcome = "no winner, cards set aside"
+    else:
+        outcome = f"seat {(leader + result.winner) % players} takes"
+    return f"{cards}  -> {outcome}  ({', '.join(result.clauses)})"
+
+
+def _print_game(state: State[Any]) -> None:
+    game = state.game
+    for log in state.history:
+        dealer = f", dealer seat {log.dealer}" if log.dealer is not None else ""
+        _out(f"Round {log.index + 1}{dealer}, seat {log.first_leader} leads first")
+        for key, value in log.facts:
+            _out(f"  {key}: {' '.join(map(str, value))}")
+        for number, (leader, result) in enumerate(log.tricks, 1):
+            _out(f"  trick {number:2}: {_describe_trick(game, leader, result)}")
+        _out(f"  scores: {list(log.scores)}")
+    _out(f"Totals: {list(state.returns())}")
+    if state.is_terminal():
+        winners = game.ruleset.winners(state.returns())
+        _out(f"Winner{'s' if len(winners) > 1 else ''}: seat {', seat '.join(map(str, winners))}")
+    else:
+        _out(f"Stopped unfinished after {len(state.history)} rounds (--max-rounds).")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a whole game with seeded random agents."""
+    game = _make_game(args)
+    state = play_random_game(game, args.seed, args.max_rounds)
+    if args.record:
+        text = json.dumps(to_record(state, args.seed), indent=1)
+        if args.record == "-":
+            _out(text)
+            return 0
+        try:
+            with open(args.record, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            raise TricklawError(
+                f"cannot write the record to {args.record}: {exc.strerror}"
+            ) from None
+    _print_game(state)
+    return 0
+
+
+# --- trick -----------------------------------------------------------------------------------
+
+
+def _parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:
+    ruleset = game.ruleset
+    cards = ruleset.palette.parse_all(texts)
+    if len(cards) != game.players:
+        raise CardError(
+            f"a trick of {game.players} players has {game.players} cards, not {len(cards)}"
+        )
+    seen: set[Card] = set()
+    deck = set(ruleset.deck(game.players, game.options))
+    for card in cards:
+        name = ruleset.palette.format(card)
+        if card in seen:
+            raise CardError(f"{name} is played twice; each card exists once")
+        seen.add(card)
+        if card not in deck:
+            raise CardError(
+                f"{name} is not in the {game.players}-player deck of {ruleset.id} "
+                f"[{ruleset.clause['deck']}]"
+            )
+    return cards
+
+
+def _result_json(game: Game, result: TrickResult) -> dict[str, Any]:
+    fmt = game.ruleset.palette.format_all
+    return {
+        "winner": result.winner,
+        "taken": {str(offset): fmt(cards) for offset, cards in result.taken},
+        "aside": fmt(result.aside),
+        "clauses": list(result.clauses),
+    }
+
+
+def _same(a: TrickResult, b: TrickResult) -> bool:
+    return (a.winner, a.taken, a.aside) == (b.winner, b.taken, b.aside)
+
+
+def cmd_trick(args: argparse.Namespace) -> int:
+    """Judge one complete trick, and compare every reading that could change it."""
+    game = _make_game(args)
+    ruleset: Ruleset[Any] = game.ruleset
+    cards = _parse_trick(game, args.cards)
+    result = ruleset.judge_trick(game, cards)
+    readings: dict[str, dict[str, Any]] = {}
+    for spec in ruleset.option_specs:
+        if not spec.affects_trick:
+            continue
+        readings[spec.name] = {}
+        for value in spec.choices:
+            other = ruleset.make_game(game.players, {**game.options.as_dict(), spec.name: value})
+            alt = ruleset.judge_trick(other, cards)
+            readings[spec.name][value] = {**_result_json(other, alt), "same": _same(alt, result)}
+    if args.json:
+        body = {
+            "ruleset": ruleset.id,
+            "players": game.players,
+            "options": game.options.as_dict(),
+            "cards": ruleset.palette.format_all(cards),
+            **_result_json(game, result),
+            "readings": readings,
+        }
+        _out(json.dumps(body))
+        return 0
+    from tricklaw.spec import load_registry
+
+    registry = load_registry(ruleset.id)
+    fmt = ruleset.palette.format_all
+    if result.winner is None:
+        _out(f"no winner: {' '.join(fmt(result.aside))} are set aside")
+    else:
+        for offset, taken in result.taken:
+            who = "the leader" if offset == 0 else f"seat +{offset}"
+            _out(f"{who} ({fmt(result.cards)[offset]}) takes {' '.join(fmt(taken))}")
+    _out("decided by:")
+    for cid in result.clauses:
+        text = registry.dispute(cid).title if "-D-" in cid else registry.clause(cid).summary
+        _out(f"  {cid}: {text}")
+    if readings:
+        _out("other readings:")
+        for name, values in readings.items():
+            for value, alt in values.items():
+                if value == game.options[name]:
+                    continue
+                verdict = (
+                    "same result"
+                    if alt["same"]
+                    else ("no winner" if alt["winner"] is None else f"seat +{alt['winner']} takes")
+                )
+                _out(f"  --option {name}={value}: {verdict}")
+    return 0
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Play random rounds and print one JSON line with rounds_per_s."""
+    from tricklaw.proofs.bench import bench_rounds
+
+    game = _make_game(args)
+    report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
+    _out(json.dumps(report))
+    return 0
+
+
+# --- verify ----------------------------------------------------------------------------------
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Run every check: registries, worked examples, model self-checks."""
+    from tricklaw.proofs.verify import run_verify
+
+    return run_verify(args.ruleset, args.json_path, sys.stdout)
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a JSON record, checking every recorded result."""
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise TricklawError(f"cannot read {args.record}: {exc.strerror}") from None
+    state = replay(loads_record(text))
+    _out(
+        f"record agrees with {state.game.ruleset.id}: {len(state.history)} rounds, "
+        f"totals {list(state.returns())}"
+    )
+    return 0
+
+
+# --- main ------------------------------------------------------------------------------------
+
+
+def _add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
+    p.add_argument("ruleset", help="ruleset id (see 'tricklaw rulesets')")
+    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="choose an option or dispute reading (repeatable)",
+    )
+    if rounds:
+        p.add_argument("--rounds", type=int, help="number of rounds (sets option rounds)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``tricklaw`` command."""
+    parser = _Parser(prog="tricklaw", description="The rules lawyer for trick-taking card games.")
+    parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("rulesets", help="list rulesets, player counts and options")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_rulesets)
+
+    p = sub.add_parser("play", help="play a whole game with seeded random agents")
+    _add_game_args(p, rounds=True)
+    p.add_argument("--seed", type=int, required=True, help="the game seed (0 .. 2**64-1)")
+    p.add_argument("--record", metavar="FILE", help="write the JSON record to FILE ('-': stdout)")
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=1000,
+        help="stop an unfinished game after this many rounds (default 1000)",
+    )
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("trick", help="judge one complete trick (first card = lead)")
+    _add_game_args(p)
+    p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_trick)
+
+    p = sub.add_parser("bench", help="measure random rounds per second")
+    _add_game_args(p)
+    p.add_argument(
+        "--rounds",
+        dest="bench_rounds",
+        type=int,
+        default=5000,
+        help="rounds to play, over as many games as needed (default 5000)",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("verify", help="run every check and proof")
+    p.add_argument("ruleset", nargs="?", help="only this ruleset")
+    p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("replay", help="replay a JSON game record and check every result")
+    p.add_argument("record", help="the record file")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def _check_seed(args: argparse.Namespace) -> None:
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**64:
+        raise TricklawError(f"--seed {seed} is outside 0 .. 2**64-1")
+    for name in ("players", "rounds", "bench_rounds", "jobs", "max_rounds"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            flag = "rounds" if name == "bench_rounds" else name.replace("_", "-")
+            raise TricklawError(f"--{flag} must be at least 1, not {value}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        _check_seed(args)
+        status: int = args.func(args)
+        return status
+    except TricklawError as exc:
+        sys.stderr.write(f"tricklaw: error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        sys.stderr.write("tricklaw: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback: report the defect in one line
+        sys.stderr.write(
+            f"tricklaw: internal error (please report it): {type(exc).__name__}: {exc}\n"
+        )
+        return 70
