@@ -9,6 +9,9 @@ kind      code   notation            meaning
 PLAY      0      ``R5``              play card R5 to the current trick
 SELECT    1      ``select R5``       choose R5 as a hidden, then revealed, card
                                      (Sticheln's misery / unwanted card)
+KEEP      2      ``keep``            keep the card just won face down (The Last)
+SWAP      3      ``swap R5``         take the card just won into hand and lay R5
+                                     face down instead (The Last)
 ========  =====  ==================  ============================================
 
 The notation is what records, the CLI and the live oracle use.
@@ -18,9 +21,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tricklaw.model.cards import Card, Palette
-
 from tricklaw.errors import CardError
+from tricklaw.model.cards import Card, Palette
 
 KIND_SHIFT = 8
 PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
@@ -31,6 +33,8 @@ class ActionKind(IntEnum):
 
     PLAY = 0
     SELECT = 1
+    KEEP = 2
+    SWAP = 3
 
 
 def play(card: Card) -> int:
@@ -41,6 +45,15 @@ def play(card: Card) -> int:
 def select(card: Card) -> int:
     """The action that chooses ``card`` as a hidden selection."""
     return (ActionKind.SELECT << KIND_SHIFT) | card
+
+
+KEEP = ActionKind.KEEP << KIND_SHIFT
+"""The one KEEP action."""
+
+
+def swap(card: Card) -> int:
+    """The action that swaps the card just won for ``card`` from the hand."""
+    return (ActionKind.SWAP << KIND_SHIFT) | card
 
 
 def kind_of(action: int) -> ActionKind:
@@ -54,8 +67,10 @@ def card_of(action: int) -> Card:
 
 
 def action_to_string(action: int, palette: Palette) -> str:
-    """``action`` in notation (``R5``, ``select R5``)."""
+    """``action`` in notation (``R5``, ``select R5``, ``keep``, ``swap R5``)."""
     kind = kind_of(action)
+    if kind is ActionKind.KEEP:
+        return "keep"
     card = palette.format(card_of(action))
     return card if kind is ActionKind.PLAY else f"{kind.name.lower()} {card}"
 
@@ -63,8 +78,14 @@ def action_to_string(action: int, palette: Palette) -> str:
 def string_to_action(text: str, palette: Palette) -> int:
     """The action written ``text`` in notation; raises CardError naming the problem."""
     words = text.split()
+    if len(words) == 1 and words[0].lower() == "keep":
+        return KEEP
     if len(words) == 1:
         return play(palette.parse(words[0]))
     if len(words) == 2 and words[0].lower() == "select":
         return select(palette.parse(words[1]))
-    raise CardError(f"{text!r} is not an action: expected a card (R5) or 'select R5'")
+    if len(words) == 2 and words[0].lower() == "swap":
+        return swap(palette.parse(words[1]))
+    raise CardError(
+        f"{text!r} is not an action: expected a card (R5), 'select R5', 'keep' or 'swap R5'"
+    )

@@ -10,12 +10,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
+from tricklaw.errors import RecordError
 from tricklaw.model.cards import Card
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundInfo, RoundLog, State
+from tricklaw.model.state import (
+    Deal,
+    DealSource,
+    Game,
+    Phase,
+    RoundInfo,
+    RoundLog,
+    State,
+    clockwise,
+)
 from tricklaw.model.trick import TrickResult
-
-from tricklaw.errors import RecordError
 
 if TYPE_CHECKING:
     from tricklaw.model.ruleset import Ruleset
@@ -35,21 +43,46 @@ def deal_for_round(ruleset: Ruleset[X], game: Game, source: DealSource, index: i
     if source.seed is None:
         raise RecordError(f"no deal is given for round {index + 1}")
     rng = SplitMix64(round_seed(source.seed, index))
-    return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng))
+    return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng), rng)
 
 
-def begin_round(info: RoundInfo, phase: Phase, current: int, leader: int, extra: X) -> State[X]:
-    """The opening state of a round: hands as dealt, nothing played or taken yet."""
-    players = info.game.players
+def round_info(
+    game: Game,
+    source: DealSource,
+    index: int,
+    *,
+    dealer: int | None,
+    deal: Deal,
+    totals: tuple[int, ...],
+    history: tuple[RoundLog, ...],
+    seating: tuple[int, ...] | None = None,
+) -> RoundInfo:
+    """The fixed facts of a round; ``seating`` is the clockwise order (default 0, 1, 2, ...)."""
+    order, after = clockwise(game.seats, seating)
+    return RoundInfo(game, source, index, dealer, deal, totals, history, order, after)
+
+
+def begin_round(
+    info: RoundInfo,
+    phase: Phase,
+    current: int,
+    leader: int,
+    extra: X,
+    *,
+    hands: tuple[tuple[Card, ...], ...] | None = None,
+) -> State[X]:
+    """The opening state of a round: nothing played or taken yet; the hands as dealt
+    (sorted), or ``hands`` where a seat holds a dealt pile (The Last's ghost)."""
+    seats = info.game.seats
     return State(
         info=info,
         phase=phase,
         current=current,
         first_leader=leader,
         leader=leader,
-        hands=tuple(tuple(sorted(hand)) for hand in info.deal.hands),
+        hands=tuple(tuple(sorted(hand)) for hand in (hands or info.deal.hands)),
         trick=(),
-        taken=((),) * players,
+        taken=((),) * seats,
         aside=info.deal.pile("aside"),
         tricks=(),
         actions=(),
@@ -73,7 +106,7 @@ def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
     return State(
         state.info,
         state.phase,
-        (seat + 1) % state.info.game.players,
+        state.info.after[seat],
         state.first_leader,
         state.leader,
         remove_from_hand(state.hands, seat, card),
@@ -88,13 +121,13 @@ def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
 
 def close_trick(state: State[X], result: TrickResult) -> State[X]:
     """Hand the trick's cards to their recipients; the winner (else the same leader) leads."""
-    players = state.info.game.players
+    info = state.info
     leader = state.leader
     taken = list(state.taken)
     for offset, cards in result.taken:
-        seat = (leader + offset) % players
+        seat = info.seat_at(leader, offset)
         taken[seat] = taken[seat] + cards
-    next_leader = leader if result.winner is None else (leader + result.winner) % players
+    next_leader = leader if result.winner is None else info.seat_at(leader, result.winner)
     return State(
         info=state.info,
         phase=state.phase,
@@ -121,6 +154,7 @@ def end_round(state: State[X]) -> State[X]:
         index=info.index,
         dealer=info.dealer,
         first_leader=state.first_leader,
+        seating=info.seating,
         deal=info.deal,
         actions=state.actions,
         tricks=state.tricks,
@@ -135,3 +169,14 @@ def end_round(state: State[X]) -> State[X]:
         )
     next_state: State[X] = ruleset.start_round(game, info.source, info.index + 1, totals, history)
     return next_state
+
+
+def settle(state: State[X]) -> State[X]:
+    """Let the rules play every automatic seat (ghost, virtual player) until a real
+    player is to act or the game is over (see ``Ruleset.automatic_action``)."""
+    ruleset = state.info.game.ruleset
+    action = ruleset.automatic_action(state)
+    while action is not None:
+        state = ruleset.apply(state, action)
+        action = ruleset.automatic_action(state)
+    return state

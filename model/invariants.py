@@ -46,13 +46,13 @@ def violations(state: State[Any]) -> list[str]:
     if state.phase is Phase.OVER:
         if state.current != -1:
             problems.append("a finished game names a current player")
-    elif not 0 <= state.current < game.players:
+    elif not 0 <= state.current < game.seats:
         problems.append(f"current player {state.current} is not a seat")
     elif not state.legal_actions():
         problems.append(f"seat {state.current} is to act but has no legal action")
-    if len(state.trick) >= game.players:
+    if len(state.trick) >= game.seats:
         problems.append("the trick holds a card from every player but was not closed")
-    totals = [sum(log.scores[s] for log in state.history) for s in range(game.players)]
+    totals = [sum(log.scores[s] for log in state.history) for s in range(game.seats)]
     if totals != list(state.returns()):
         problems.append(f"totals {list(state.returns())} are not the sum of round scores {totals}")
     return problems

@@ -21,12 +21,11 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from tricklaw.errors import RecordError, TricklawError
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
-from tricklaw.model.state import Deal, Game, RoundLog, State
+from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
-
-from tricklaw.errors import RecordError, TricklawError
 
 FORMAT = "tricklaw-record"
 VERSION = 1
@@ -36,24 +35,32 @@ VERSION = 1
 
 
 def _deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "hands": [palette.format_all(h) for h in deal.hands],
         "piles": {name: palette.format_all(cards) for name, cards in deal.piles},
     }
+    if deal.first_leader is not None:
+        out["first_leader"] = deal.first_leader
+    return out
 
 
-def _trick_json(leader: int, result: TrickResult, players: int, palette: Palette) -> dict[str, Any]:
-    return {
+def _trick_json(
+    leader: int, result: TrickResult, seating: tuple[int, ...], palette: Palette
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "leader": leader,
         "cards": palette.format_all(result.cards),
-        "winner": None if result.winner is None else (leader + result.winner) % players,
+        "winner": None if result.winner is None else seat_after(seating, leader, result.winner),
         "taken": {
-            str((leader + offset) % players): palette.format_all(cards)
+            str(seat_after(seating, leader, offset)): palette.format_all(cards)
             for offset, cards in result.taken
         },
         "aside": palette.format_all(result.aside),
         "clauses": list(result.clauses),
     }
+    if result.facts:
+        out["facts"] = dict(result.facts)
+    return out
 
 
 def _log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any]:
@@ -62,9 +69,10 @@ def _log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any
         "index": log.index,
         "dealer": log.dealer,
         "first_leader": log.first_leader,
+        "seating": list(log.seating),
         "deal": _deal_json(log.deal, palette),
         "actions": [{"seat": s, "action": action_to_string(a, palette)} for s, a in log.actions],
-        "tricks": [_trick_json(ld, r, game.players, palette) for ld, r in log.tricks],
+        "tricks": [_trick_json(ld, r, log.seating, palette) for ld, r in log.tricks],
     }
     if finished:
         out["facts"] = dict(log.facts)
@@ -83,6 +91,7 @@ def to_record(state: State[Any], seed: int | None = None) -> dict[str, Any]:
             info.index,
             info.dealer,
             state.first_leader,
+            info.seating,
             info.deal,
             state.actions,
             state.tricks,
@@ -140,7 +149,8 @@ def _parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
         piles = tuple((k, tuple(palette.parse_all(v))) for k, v in raw.get("piles", {}).items())
     except TricklawError as exc:
         raise RecordError(f"{where}: {exc}") from None
-    return Deal(hands, piles)
+    first = raw.get("first_leader")
+    return Deal(hands, piles, first if isinstance(first, int) else None)
 
 
 def _cards(texts: list[str], palette: Palette) -> tuple[Card, ...]:
@@ -148,9 +158,15 @@ def _cards(texts: list[str], palette: Palette) -> tuple[Card, ...]:
 
 
 def _check_trick(
-    recorded: dict[str, Any], leader: int, result: TrickResult, game: Game, where: str
+    recorded: dict[str, Any],
+    *,
+    leader: int,
+    result: TrickResult,
+    seating: tuple[int, ...],
+    where: str,
+    palette: Palette,
 ) -> None:
-    expected = _trick_json(leader, result, game.players, game.ruleset.palette)
+    expected = _trick_json(leader, result, seating, palette)
     for key in ("leader", "cards", "winner", "taken", "aside"):
         if key in recorded and recorded[key] != expected[key]:
             raise RecordError(
@@ -197,16 +213,15 @@ def replay(record: dict[str, Any]) -> State[Any]:
                 state = state.apply_action(action)
             except TricklawError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            finished = _finished_trick(state, tricks_before)
-            if finished is not None:
-                t_index, leader, result = finished
+            for t_index, leader, result, seating in _new_tricks(state, tricks_before):
                 if t_index < len(rnd.get("tricks", [])):
                     _check_trick(
                         rnd["tricks"][t_index],
-                        leader,
-                        result,
-                        game,
-                        f"{where_round}, trick {t_index + 1}",
+                        leader=leader,
+                        result=result,
+                        seating=seating,
+                        where=f"{where_round}, trick {t_index + 1}",
+                        palette=palette,
                     )
         if "scores" in rnd:
             if len(state.history) <= r_index:
@@ -226,21 +241,22 @@ def replay(record: dict[str, Any]) -> State[Any]:
     return state
 
 
-def _finished_trick(
+def _new_tricks(
     state: State[Any], before: tuple[int, int]
-) -> tuple[int, int, TrickResult] | None:
-    """The trick the last action completed, as (index in its round, leader, result)."""
+) -> list[tuple[int, int, TrickResult, tuple[int, ...]]]:
+    """The tricks of the round in progress before the last action that it completed,
+    as (index in the round, leader, result, seating)."""
     rounds_before, tricks_before = before
     if len(state.history) > rounds_before:
-        tricks = state.history[rounds_before].tricks
-    elif len(state.tricks) > tricks_before:
-        tricks = state.tricks
+        log = state.history[rounds_before]
+        tricks, seating = log.tricks, log.seating
     else:
-        return None
-    if len(tricks) <= tricks_before:
-        return None
-    leader, result = tricks[-1]
-    return len(tricks) - 1, leader, result
+        tricks, seating = state.tricks, state.info.seating
+    return [
+        (i, leader, result, seating)
+        for i, (leader, result) in enumerate(tricks)
+        if i >= tricks_before
+    ]
 
 
 def loads_record(text: str) -> dict[str, Any]:

@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
+from tricklaw.errors import CardError, OptionError, SpecError
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
+from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Deal, DealSource, Game, RoundLog, State
 from tricklaw.model.trick import TrickResult
-
-from tricklaw.errors import CardError, OptionError
 
 X = TypeVar("X")
 
@@ -53,7 +53,11 @@ class Ruleset(ABC, Generic[X]):
                 else f"{self.id} is for {', '.join(map(str, counts))} players, not {players}"
             )
         resolved = resolve_options(self.id, self.option_specs, options or {})
-        return Game(self, players, resolved, self.compile(resolved))
+        return Game(self, players, self.seat_count(players), resolved, self.compile(resolved))
+
+    def seat_count(self, players: int) -> int:
+        """The places at the table for ``players`` (more when the rules add a player)."""
+        return players
 
     def compile(self, options: Options) -> Any:
         """``options`` in the form the ruleset's hot path reads (``Game.rules``)."""
@@ -64,8 +68,9 @@ class Ruleset(ABC, Generic[X]):
         """Every card in play for ``players``, in canonical order."""
 
     @abstractmethod
-    def cut(self, game: Game, order: Sequence[Card]) -> Deal:
-        """The deal made from the shuffled deck ``order``."""
+    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+        """The deal made from the shuffled deck ``order``; ``rng`` (the generator that
+        shuffled it) serves any further draw the rules make, such as a random first player."""
 
     def check_deal(self, game: Game, deal: Deal) -> None:
         """Raise CardError unless ``deal`` could have come from :meth:`cut`.
@@ -73,8 +78,8 @@ class Ruleset(ABC, Generic[X]):
         The shared check: the right number of hands, hands and piles together
         hold each card of the deck exactly once.
         """
-        if len(deal.hands) != game.players:
-            raise CardError(f"the deal has {len(deal.hands)} hands for {game.players} players")
+        if len(deal.hands) != game.seats:
+            raise CardError(f"the deal has {len(deal.hands)} hands for {game.seats} seats")
         deck = self.deck(game.players, game.options)
         held = [c for hand in deal.hands for c in hand] + [c for _, p in deal.piles for c in p]
         counts = Counter(held)
@@ -153,6 +158,23 @@ class Ruleset(ABC, Generic[X]):
         """The seats with the highest total (all of them when tied)."""
         best = max(totals)
         return tuple(seat for seat, t in enumerate(totals) if t == best)
+
+    def automatic_action(self, state: State[X]) -> int | None:
+        """The forced action of the current seat when the rules play it (a ghost or
+        virtual player), else ``None``. :func:`tricklaw.model.flow.settle` applies it."""
+        return None
+
+    def example_score(self, game: Game, example: Mapping[str, Any]) -> tuple[list[Card], int]:
+        """A worked scoring example of the text (``spec/<ruleset>.examples.toml``): the
+        cards it names and the score the model gives them. Rulesets whose text has
+        scoring examples override this."""
+        raise SpecError(f"{self.id} has no scoring examples")
+
+    def example_points(self, game: Game, owner: str, cards: Sequence[Card]) -> int:
+        """What the cards of one worked trick are worth to a player described by
+        ``owner`` (Sticheln: his misery colour's letter). Rulesets whose worked tricks
+        state points override this."""
+        raise SpecError(f"{self.id}'s worked tricks state no points")
 
     def held_aside(self, state: State[X]) -> tuple[Card, ...]:
         """Cards out of hands, trick, taken piles and ``aside`` that the ruleset keeps

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
+from tricklaw.errors import IllegalActionError
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Card
 from tricklaw.model.options import Options
 from tricklaw.model.trick import TrickResult
-
-from tricklaw.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from tricklaw.model.ruleset import Ruleset
@@ -40,7 +39,9 @@ class Phase(IntEnum):
     """Players choose a hidden card in turn (shown to nobody until all have chosen)."""
     PLAY = 1
     """The current player plays a card to the trick."""
-    OVER = 2
+    CHOOSE = 2
+    """One player makes a public decision (The Last: keep or swap the points card)."""
+    OVER = 3
     """The game has ended."""
 
 
@@ -49,11 +50,13 @@ class Deal:
     """The cards of one round as dealt: each seat's hand and any named piles.
 
     Piles are ordered as they lie (first = top), e.g. ``("aside", cards)`` for
-    cards left out of play.
+    cards left out of play. ``first_leader`` is set where the rules draw the
+    first player at random (The Last); otherwise the rules name him.
     """
 
     hands: tuple[tuple[Card, ...], ...]
     piles: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    first_leader: int | None = None
 
     def pile(self, name: str) -> tuple[Card, ...]:
         """The pile called ``name`` (empty when there is none)."""
@@ -65,24 +68,29 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A ruleset, a player count and a validated choice of every option."""
+    """A ruleset, a player count and a validated choice of every option.
+
+    ``seats`` counts the places at the table: the players, plus any automatic
+    player the rules add (The Last's ghost with two players).
+    """
 
     ruleset: Ruleset[Any]
     players: int
+    seats: int
     options: Options
-    rules: Any = None
+    rules: Any
     """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``)."""
 
     def new_initial_state(self, seed: int) -> State[Any]:
         """The first decision of a game whose deals come from ``seed``."""
-        return self.ruleset.start_round(self, DealSource(seed, ()), 0, (0,) * self.players, ())
+        return self.ruleset.start_round(self, DealSource(seed, ()), 0, (0,) * self.seats, ())
 
     def new_state_from_deals(self, deals: Sequence[Deal]) -> State[Any]:
         """The first decision of a game with explicitly given deals (one per round)."""
         for deal in deals:
             self.ruleset.check_deal(self, deal)
         source = DealSource(None, tuple(deals))
-        return self.ruleset.start_round(self, source, 0, (0,) * self.players, ())
+        return self.ruleset.start_round(self, source, 0, (0,) * self.seats, ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +114,30 @@ class RoundInfo:
     """Each seat's total over the rounds before this one."""
     history: tuple[RoundLog, ...]
     """The completed rounds."""
+    seating: tuple[int, ...]
+    """The seats in clockwise order around the table this round (usually 0, 1, 2, ...)."""
+    after: tuple[int, ...]
+    """``after[s]`` is the seat to the left of seat ``s``, who plays next."""
+
+    def seat_at(self, leader: int, offset: int) -> int:
+        """The seat ``offset`` places clockwise from ``leader``."""
+        return seat_after(self.seating, leader, offset)
+
+
+def seat_after(seating: tuple[int, ...], leader: int, offset: int) -> int:
+    """The seat ``offset`` places clockwise from ``leader`` around ``seating``."""
+    return seating[(seating.index(leader) + offset) % len(seating)]
+
+
+def clockwise(
+    seats: int, seating: tuple[int, ...] | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(seating, after)`` for a table of ``seats``: the given order, or 0, 1, 2, ..."""
+    order = seating if seating is not None else tuple(range(seats))
+    after = [0] * seats
+    for i, seat in enumerate(order):
+        after[seat] = order[(i + 1) % seats]
+    return order, tuple(after)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +147,7 @@ class RoundLog:
     index: int
     dealer: int | None
     first_leader: int
+    seating: tuple[int, ...]
     deal: Deal
     actions: tuple[tuple[int, int], ...]
     tricks: tuple[tuple[int, TrickResult], ...]

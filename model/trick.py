@@ -21,6 +21,8 @@ class TrickResult:
     ``taken`` lists, per recipient offset, the cards that player takes;
     ``aside`` holds cards that go to nobody. ``clauses`` are the ids of the
     rule clauses that decided the result, in the order they applied.
+    ``facts`` names anything else the rules decided, as text (The Last: the
+    winning colour).
     """
 
     cards: tuple[Card, ...]
@@ -28,6 +30,7 @@ class TrickResult:
     taken: tuple[tuple[int, tuple[Card, ...]], ...]
     aside: tuple[Card, ...]
     clauses: tuple[str, ...]
+    facts: tuple[tuple[str, str], ...] = ()
 
 
 def winner_takes_all(cards: tuple[Card, ...], winner: int, clauses: tuple[str, ...]) -> TrickResult:

@@ -11,8 +11,10 @@ What a trick sequence checks:
 
 * every card is in the deck for the player count (the ruleset's ``deck`` clause);
 * each trick is led by the previous trick's winner (``collect``);
-* the model's trick result names the winner the text names, and the trick is
-  worth the points the text says (``points``, Sticheln: to the winner);
+* the model's trick result names the winner the text names, hands the cards
+  to whom the text says (``taken``), and the trick is worth the points the
+  text says to its winner (``points``, via ``Ruleset.example_points`` and the
+  seat's ``owners`` fact, in Sticheln his misery colour);
 * every card played follows the rule of what may be played (``play``), given
   the smallest hand the text allows: the cards that player plays later in the
   sequence. Legality is anti-monotone in the hand, so a card illegal with
@@ -26,13 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tricklaw.model.cards import Card, make_card
+from tricklaw.errors import TricklawError
+from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
-from tricklaw.model.rulesets.sticheln import card_points, score
 from tricklaw.spec import load_examples
-
-from tricklaw.errors import TricklawError
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,7 @@ def _check_sequence(
     game = ruleset.make_game(ex["players"], options)
     palette = ruleset.palette
     fmt = palette.format
+    fmt_all = palette.format_all
     seats: list[str] = ex["seats"]
     n = len(seats)
     deck = set(ruleset.deck(game.players, game.options))
@@ -104,12 +105,17 @@ def _check_sequence(
                 f"{clause}: the text gives the trick to {t.get('winner')}, the rules to "
                 f"{got or 'nobody'} [{', '.join(result.clauses)}]"
             )
+        taken = {seats[(lead + offset) % n]: fmt_all(cs) for offset, cs in result.taken}
+        if "taken" in t and taken != t["taken"]:
+            failures.append(
+                f"{clause}: the text hands out {t['taken']}, the rules {taken} "
+                f"[{', '.join(result.clauses)}]"
+            )
         if "points" in t and got is not None:
             won = [
-                c for offset, cs in result.taken for c in cs if seats[(lead + offset) % n] == got
+                c for offset, cs in result.taken if seats[(lead + offset) % n] == got for c in cs
             ]
-            misery = palette.letters.index(ex["misery"][got])
-            points = card_points(misery, won)
+            points = ruleset.example_points(game, ex["owners"][got], won)
             if points != t["points"]:
                 failures.append(
                     f"{clause}: the text scores the trick {t['points']} for {got}, "
@@ -132,21 +138,14 @@ def _check_sequence(
 
 def _check_score(ruleset: Ruleset[Any], ex: dict[str, Any], options: dict[str, str]) -> list[str]:
     game = ruleset.make_game(ex["players"], options)
-    palette = ruleset.palette
     deck = set(ruleset.deck(game.players, game.options))
-    picked = palette.parse(ex["picked"])
-    taken = palette.parse_all(ex["taken"])
+    cards, total = ruleset.example_score(game, ex)
     failures = [
-        f"{ex['clause']}: {palette.format(c)} is not in the {game.players}-player deck "
+        f"{ex['clause']}: {ruleset.palette.format(c)} is not in the {game.players}-player deck "
         f"[{ruleset.clause['deck']}]"
-        for c in (picked, *taken)
+        for c in cards
         if c not in deck
     ]
-    misery = picked >> 5
-    # Any distinct cards of other colours stand for the text's uncounted "other cards".
-    others = [c for c in sorted(deck) if c >> 5 != misery][: ex["others"]]
-    others += [make_card(misery + 1, v) for v in range(ex["others"] - len(others))]
-    total = score(picked, [*taken, *others])
     if total != ex["total"]:
         failures.append(
             f"{ex['clause']}: the text's total is {ex['total']}, the rules give {total} "

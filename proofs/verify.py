@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any, TextIO
 
+from tricklaw.errors import TricklawError
 from tricklaw.model.agents import random_step
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
@@ -37,8 +38,6 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
 from tricklaw.proofs.examples import check_examples
 from tricklaw.spec import load_registry
-
-from tricklaw.errors import TricklawError
 
 SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
@@ -95,9 +94,9 @@ def _registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
             readings = tuple(r.value for r in d.readings)
             if d.option != spec.name:
                 problems.append(f"{d.id} names option {d.option!r}, the model {spec.name!r}")
-            if set(readings) != set(spec.choices):
+            if not spec.is_integer and set(readings) != set(spec.choices):
                 problems.append(f"{d.id} readings {readings} != model choices {spec.choices}")
-            if d.default != spec.default:
+            if d.default != str(spec.default):
                 problems.append(f"{d.id} default {d.default!r} != model {spec.default!r}")
         model_options = {s.name for s in ruleset.option_specs}
         for d in registry.disputes:

@@ -21,7 +21,7 @@ from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, replay, to_record
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
-from tricklaw.model.state import Game, State
+from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
 
 EXIT_BAD_INPUT = 2
@@ -92,15 +92,22 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 # --- play ------------------------------------------------------------------------------------
 
 
-def _describe_trick(game: Game, leader: int, result: TrickResult) -> str:
+def _describe_trick(game: Game, seating: tuple[int, ...], leader: int, result: TrickResult) -> str:
     fmt = game.ruleset.palette.format
-    players = game.players
-    cards = " ".join(f"{(leader + i) % players}:{fmt(c)}" for i, c in enumerate(result.cards))
+    cards = " ".join(
+        f"{seat_after(seating, leader, i)}:{fmt(c)}" for i, c in enumerate(result.cards)
+    )
+    takers = ", ".join(
+        f"seat {seat_after(seating, leader, offset)} takes {' '.join(map(fmt, cs))}"
+        for offset, cs in result.taken
+    )
     if result.winner is None:
         outcome = "no winner, cards set aside"
     else:
-        outcome = f"seat {(leader + result.winner) % players} takes"
-    return f"{cards}  -> {outcome}  ({', '.join(result.clauses)})"
+        outcome = f"seat {seat_after(seating, leader, result.winner)} wins"
+        outcome += f" ({takers})" if len(result.taken) > 1 else ""
+    facts = "".join(f"; {k} {v}" for k, v in result.facts)
+    return f"{cards}  -> {outcome}{facts}  ({', '.join(result.clauses)})"
 
 
 def _print_game(state: State[Any]) -> None:
@@ -109,9 +116,10 @@ def _print_game(state: State[Any]) -> None:
         dealer = f", dealer seat {log.dealer}" if log.dealer is not None else ""
         _out(f"Round {log.index + 1}{dealer}, seat {log.first_leader} leads first")
         for key, value in log.facts:
-            _out(f"  {key}: {' '.join(map(str, value))}")
+            shown = " ".join(map(str, value)) if isinstance(value, list | tuple) else value
+            _out(f"  {key}: {shown}")
         for number, (leader, result) in enumerate(log.tricks, 1):
-            _out(f"  trick {number:2}: {_describe_trick(game, leader, result)}")
+            _out(f"  trick {number:2}: {_describe_trick(game, log.seating, leader, result)}")
         _out(f"  scores: {list(log.scores)}")
     _out(f"Totals: {list(state.returns())}")
     if state.is_terminal():
@@ -147,9 +155,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:
     ruleset = game.ruleset
     cards = ruleset.palette.parse_all(texts)
-    if len(cards) != game.players:
+    if len(cards) != game.seats:
         raise CardError(
-            f"a trick of {game.players} players has {game.players} cards, not {len(cards)}"
+            f"a trick of {game.players} players has {game.seats} cards, not {len(cards)}"
         )
     seen: set[Card] = set()
     deck = set(ruleset.deck(game.players, game.options))
@@ -166,6 +174,28 @@ def _parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:
     return cards
 
 
+def _seat_name(offset: int) -> str:
+    return "the leader" if offset == 0 else f"seat +{offset}"
+
+
+def _describe_result(ruleset: Ruleset[Any], result: TrickResult) -> list[str]:
+    """A trick result in words, seats as offsets from the leader."""
+    fmt = ruleset.palette.format
+    if result.winner is None:
+        lines = [f"no winner: {' '.join(map(fmt, result.aside))} are set aside"]
+    else:
+        win = result.winner
+        lines = [f"{_seat_name(win)} ({fmt(result.cards[win])}) wins the trick"]
+        lines += [
+            f"{_seat_name(offset)} ({fmt(result.cards[offset])}) takes {' '.join(map(fmt, cs))}"
+            for offset, cs in result.taken
+        ]
+        if result.aside:
+            lines.append(f"out of play: {' '.join(map(fmt, result.aside))}")
+    lines += [f"{key}: {value}" for key, value in result.facts]
+    return lines
+
+
 def _result_json(game: Game, result: TrickResult) -> dict[str, Any]:
     fmt = game.ruleset.palette.format_all
     return {
@@ -173,6 +203,7 @@ def _result_json(game: Game, result: TrickResult) -> dict[str, Any]:
         "taken": {str(offset): fmt(cards) for offset, cards in result.taken},
         "aside": fmt(result.aside),
         "clauses": list(result.clauses),
+        "facts": dict(result.facts),
     }
 
 
@@ -209,13 +240,8 @@ def cmd_trick(args: argparse.Namespace) -> int:
     from tricklaw.spec import load_registry
 
     registry = load_registry(ruleset.id)
-    fmt = ruleset.palette.format_all
-    if result.winner is None:
-        _out(f"no winner: {' '.join(fmt(result.aside))} are set aside")
-    else:
-        for offset, taken in result.taken:
-            who = "the leader" if offset == 0 else f"seat +{offset}"
-            _out(f"{who} ({fmt(result.cards)[offset]}) takes {' '.join(fmt(taken))}")
+    for line in _describe_result(ruleset, result):
+        _out(line)
     _out("decided by:")
     for cid in result.clauses:
         text = registry.dispute(cid).title if "-D-" in cid else registry.clause(cid).summary
@@ -226,12 +252,16 @@ def cmd_trick(args: argparse.Namespace) -> int:
             for value, alt in values.items():
                 if value == game.options[name]:
                     continue
+                other = ruleset.make_game(game.players, {**game.options.as_dict(), name: value})
                 verdict = (
                     "same result"
                     if alt["same"]
-                    else ("no winner" if alt["winner"] is None else f"seat +{alt['winner']} takes")
+                    else "; ".join(_describe_result(ruleset, ruleset.judge_trick(other, cards)))
                 )
                 _out(f"  --option {name}={value}: {verdict}")
+    unaffected = [s.name for s in ruleset.option_specs if s.dispute and not s.affects_trick]
+    if unaffected:
+        _out(f"readings of {', '.join(unaffected)} do not change who takes a complete trick")
     return 0
 
 

@@ -30,15 +30,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from tricklaw.errors import CardError
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
 from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundInfo, RoundLog, State
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult, nobody_takes, winner_takes_all
-
-from tricklaw.errors import CardError
 
 HAND_SIZE = 15
 
@@ -222,7 +222,7 @@ class Sticheln(Ruleset[Selection]):
         colours, top = (len(self.palette.letters), 14) if full else self.edition.decks[players]
         return _deck(colours, top)
 
-    def cut(self, game: Game, order: Sequence[Card]) -> Deal:
+    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
         """Seat ``k`` receives cards ``15k .. 15k+14``; any rest is set aside."""
         dealt = HAND_SIZE * game.players
         hands = tuple(
@@ -263,7 +263,9 @@ class Sticheln(Ruleset[Selection]):
             dealer = None
             leader = index % players if game.options.text("round-leader") == "rotate" else 0
         deal = flow.deal_for_round(self, game, source, index)
-        info = RoundInfo(game, source, index, dealer, deal, totals, history)
+        info = flow.round_info(
+            game, source, index, dealer=dealer, deal=deal, totals=totals, history=history
+        )
         return flow.begin_round(info, Phase.SELECT, leader, leader, Selection((None,) * players))
 
     # --- play ------------------------------------------------------------------------
@@ -302,7 +304,7 @@ class Sticheln(Ruleset[Selection]):
         picked = list(state.extra.picked)
         picked[seat] = card
         selection = Selection(tuple(picked))
-        nxt = (seat + 1) % state.info.game.players
+        nxt = state.info.after[seat]
         return State(
             info=state.info,
             phase=Phase.PLAY if selection.revealed else Phase.SELECT,
@@ -377,10 +379,10 @@ class Sticheln(Ruleset[Selection]):
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of each seat's picked card (from the log's facts) and the cards
         its won tricks hold (from the log's trick results)."""
-        taken: list[list[Card]] = [[] for _ in range(game.players)]
+        taken: list[list[Card]] = [[] for _ in range(game.seats)]
         for leader, result in log.tricks:
             for offset, cards in result.taken:
-                taken[(leader + offset) % game.players].extend(cards)
+                taken[seat_after(log.seating, leader, offset)].extend(cards)
         picked = self.palette.parse_all(dict(log.facts)["picked"])
         return tuple(score(p, t) for p, t in zip(picked, taken, strict=True))
 
@@ -392,6 +394,17 @@ class Sticheln(Ruleset[Selection]):
             return max(totals) >= options.number("target")
         rounds = options.number("rounds") or game.players
         return rounds_played >= rounds
+
+    def example_score(self, game: Game, example: Mapping[str, Any]) -> tuple[list[Card], int]:
+        """A scoring example: ``picked``, the misery cards ``taken`` and a count of
+        ``others`` (cards of other colours, which score one each whatever they are)."""
+        picked = self.palette.parse(example["picked"])
+        taken = self.palette.parse_all(example["taken"])
+        return [picked, *taken], score(picked, taken) + example["others"]
+
+    def example_points(self, game: Game, owner: str, cards: Sequence[Card]) -> int:
+        """:func:`card_points` for a winner whose misery colour has the letter ``owner``."""
+        return card_points(self.palette.letters.index(owner), cards)
 
     def held_aside(self, state: State[Selection]) -> tuple[Card, ...]:
         """The picked cards, face down or face up in front of their players."""

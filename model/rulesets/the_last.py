@@ -1,0 +1,522 @@
+"""The Last (online game help text, ``002_18a5f98381d9736c.txt``).
+
+A round, as the text tells it:
+
+1. Deal 12, 9 or 8 cards to 3, 4 or 5 players from 48 cards (four colours,
+   1-12); the rest is the face-down points pile (LAST-DECK-1, LAST-DEAL-1/2).
+   A random player starts (LAST-LEAD-1): tricklaw draws him with
+   ``below(candidates)`` from the generator that shuffled the round.
+2. Each trick turns up the top points card (LAST-TRICK-1). The leader plays
+   any card (LAST-PLAY-1); the others follow the lead colour if they can
+   (LAST-PLAY-2), except the last player, who plays a colour already in the
+   trick if he can, else anything (LAST-PLAY-3, dispute ``last-play``).
+3. The last card's colour is the winning colour; the highest card of that
+   colour takes the points card (LAST-TRICK-2/3): :func:`judge`.
+4. The taker keeps it face down, or takes it into hand and lays a hand card
+   face down instead (LAST-COLLECT-1): a KEEP or SWAP action. Played cards are
+   discarded; the taker leads (LAST-COLLECT-2).
+5. When the hands are empty, each player's penalty is the sum of his
+   face-down cards (LAST-ROUND-1, LAST-SCORE-1); the lowest wins (LAST-GAME-1).
+
+With two players a ghost takes the third seat: its 12 cards lie face down in
+pile order and it plays automatically (LAST-GHOST-1..6, disputes
+``ghost-play`` and ``ghost-seat``). Seats 0 and 1 are the players, seat 2 the
+ghost; its penalty is never counted.
+
+Scores are penalty points (lower is better), as the text counts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from tricklaw.errors import CardError
+from tricklaw.model import actions, flow
+from tricklaw.model.actions import KEEP, ActionKind
+from tricklaw.model.cards import Card, Palette, build_deck
+from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.rng import SplitMix64
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.trick import TrickResult
+
+PALETTE = Palette(("red", "yellow", "green", "blue"), ("R", "Y", "G", "B"))
+HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
+"""Cards per hand by player count (LAST-DEAL-1; the ghost game: LAST-GHOST-1)."""
+GHOST = 2
+"""The ghost's seat in the two-player game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The Last's own part of the state.
+
+    ``points`` is the face-down points pile (top first); ``shown`` the points
+    card turned up for the trick in play; ``pending`` the points card its
+    taker is deciding on (phase CHOOSE); ``ghost_order`` the ghost's hand in
+    pile order (top first; its cards are also in its hand).
+    """
+
+    points: tuple[Card, ...]
+    shown: Card | None
+    pending: Card | None
+    ghost_order: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one game, compiled."""
+
+    last_play_free: bool
+    ghost_first_legal: bool
+    ghost_fixed: bool
+    unused_to_last_winner: bool
+    rounds: int
+
+
+def judge(cards: Sequence[Card]) -> TrickResult:
+    """Who takes the points card for the complete trick ``cards`` (LAST-TRICK-2/3).
+
+    The last card's colour is the winning colour; the highest card of that
+    colour wins. If no earlier card has that colour, that is the last card:
+    the last player wins. Every card is discarded. Each card exists once, so
+    there is never a tie.
+    """
+    trick = tuple(cards)
+    winning = trick[-1] >> 5
+    best = max((i for i, c in enumerate(trick) if c >> 5 == winning), key=lambda i: trick[i] & 31)
+    clauses = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
+    facts = (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
+    return TrickResult(trick, best, (), trick, clauses, facts)
+
+
+def playable(
+    hand: Sequence[Card], trick: Sequence[Card], last: bool, free_last: bool
+) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3).
+
+    ``last`` says whether the player completes the trick. Order is kept.
+    """
+    if not trick:
+        return tuple(hand)
+    if last:
+        if free_last:
+            return tuple(hand)
+        played = {c >> 5 for c in trick}
+        return tuple(c for c in hand if c >> 5 in played) or tuple(hand)
+    lead = trick[0] >> 5
+    return tuple(c for c in hand if c >> 5 == lead) or tuple(hand)
+
+
+def penalty(face_down: Sequence[Card]) -> int:
+    """The penalty of a player's face-down cards: the sum of their values (LAST-SCORE-1)."""
+    return sum(c & 31 for c in face_down)
+
+
+CLAUSES: Mapping[str, str] = MappingProxyType(
+    {
+        "setup": "LAST-SETUP-1",
+        "deck": "LAST-DECK-1",
+        "deal": "LAST-DEAL-1",
+        "points-pile": "LAST-DEAL-2",
+        "first-lead": "LAST-LEAD-1",
+        "turn-up": "LAST-TRICK-1",
+        "turn": "LAST-PLAY-1",
+        "play": "LAST-PLAY-2",
+        "play-last": "LAST-PLAY-3",
+        "winning-colour": "LAST-TRICK-2",
+        "points-card": "LAST-TRICK-3",
+        "decide": "LAST-COLLECT-1",
+        "collect": "LAST-COLLECT-2",
+        "round-end": "LAST-ROUND-1",
+        "score-total": "LAST-SCORE-1",
+        "winner": "LAST-GAME-1",
+        "ghost-deal": "LAST-GHOST-1",
+        "ghost-pile": "LAST-GHOST-2",
+        "ghost-play": "LAST-GHOST-3",
+        "ghost-turn": "LAST-GHOST-4",
+        "ghost-wins": "LAST-GHOST-5",
+        "ghost-score": "LAST-GHOST-6",
+    }
+)
+"""The clause id stating each rule role."""
+
+
+class TheLast(Ruleset[Table]):
+    """The Last, 2 (with the ghost) to 5 players."""
+
+    id = "the-last"
+    title = "The Last (online game help)"
+    source = "002_18a5f98381d9736c.txt"
+    player_counts = (2, 3, 4, 5)
+    palette = PALETTE
+    option_specs = (
+        OptionSpec(
+            "rounds", 1, "rounds in a game", minimum=1, maximum=10_000, dispute="LAST-D-ROUNDS"
+        ),
+        OptionSpec(
+            "unused-points",
+            "stay",
+            "points cards never turned up (4 players)",
+            choices=("stay", "last-winner"),
+            dispute="LAST-D-UNUSED",
+        ),
+        OptionSpec(
+            "last-play",
+            "played-colours",
+            "what the last player of a trick may play",
+            choices=("played-colours", "free"),
+            dispute="LAST-D-LASTPLAY",
+        ),
+        OptionSpec(
+            "ghost-play",
+            "top-card",
+            "what the ghost plays (2 players)",
+            choices=("top-card", "first-legal"),
+            dispute="LAST-D-GHOSTPLAY",
+        ),
+        OptionSpec(
+            "ghost-seat",
+            "per-round",
+            "where the ghost sits (2 players)",
+            choices=("per-round", "fixed"),
+            dispute="LAST-D-GHOSTSEAT",
+        ),
+    )
+    clause = CLAUSES
+    implements = tuple(sorted(clause.values()))
+
+    # --- set-up ----------------------------------------------------------------------
+
+    def seat_count(self, players: int) -> int:
+        """Two players play with the ghost in a third seat (LAST-GHOST-1)."""
+        return 3 if players == 2 else players
+
+    def compile(self, options: Options) -> Rules:
+        """``options`` compiled (``Game.rules``)."""
+        return Rules(
+            last_play_free=options.text("last-play") == "free",
+            ghost_first_legal=options.text("ghost-play") == "first-legal",
+            ghost_fixed=options.text("ghost-seat") == "fixed",
+            unused_to_last_winner=options.text("unused-points") == "last-winner",
+            rounds=options.number("rounds"),
+        )
+
+    def deck(self, players: int, options: Options) -> tuple[Card, ...]:
+        """48 cards, 1-12 in four colours, for every player count (LAST-DECK-1)."""
+        return _deck()
+
+    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+        """Hands in blocks of the hand size from the top (seat 0 first), then the ghost's
+        pile (two players), then the points pile; the first player is ``rng.below(n)``
+        over the players (never the ghost)."""
+        size = HAND_SIZE[game.players]
+        hands = [tuple(order[k * size : (k + 1) * size]) for k in range(game.players)]
+        dealt = size * game.players
+        piles: list[tuple[str, tuple[Card, ...]]] = []
+        if game.players == 2:
+            hands.append(())
+            piles.append(("ghost", tuple(order[dealt : dealt + size])))
+            dealt += size
+        piles.append(("points", tuple(order[dealt:])))
+        return Deal(tuple(hands), tuple(piles), first_leader=rng.below(game.players))
+
+    def check_deal(self, game: Game, deal: Deal) -> None:
+        """The shared check, plus hand sizes, pile names and a first player."""
+        super().check_deal(game, deal)
+        size = HAND_SIZE[game.players]
+        for seat in range(game.players):
+            if len(deal.hands[seat]) != size:
+                raise CardError(
+                    f"seat {seat} is dealt {len(deal.hands[seat])} cards; with {game.players} "
+                    f"players each gets {size} [LAST-DEAL-1]"
+                )
+        if game.players == 2 and (deal.hands[GHOST] or len(deal.pile("ghost")) != size):
+            raise CardError("the ghost's 12 cards belong in the pile 'ghost' [LAST-GHOST-1]")
+        if deal.first_leader is None or not 0 <= deal.first_leader < game.players:
+            raise CardError("the deal names no first player among the players [LAST-LEAD-1]")
+
+    def start_round(
+        self,
+        game: Game,
+        source: DealSource,
+        index: int,
+        totals: tuple[int, ...],
+        history: tuple[RoundLog, ...],
+    ) -> State[Table]:
+        """Deal; seat the ghost to the right of the first player (two players,
+        ``ghost-seat``); turn up the first points card."""
+        deal = flow.deal_for_round(self, game, source, index)
+        first = deal.first_leader
+        assert first is not None, "check_deal and cut always name a first player"
+        seating = None
+        if game.players == 2:
+            anchor = history[0].first_leader if game.rules.ghost_fixed and history else first
+            seating = (anchor, 1 - anchor, GHOST)
+        info = flow.round_info(
+            game,
+            source,
+            index,
+            dealer=None,
+            deal=deal,
+            totals=totals,
+            history=history,
+            seating=seating,
+        )
+        ghost_pile = deal.pile("ghost")
+        hands = list(deal.hands)
+        if game.players == 2:
+            hands[GHOST] = ghost_pile  # the ghost holds its pile; the deal keeps it as dealt
+        table = Table(points=deal.pile("points"), shown=None, pending=None, ghost_order=ghost_pile)
+        state = flow.begin_round(info, Phase.PLAY, first, first, table, hands=tuple(hands))
+        return flow.settle(_turn_up(state))
+
+    # --- play ------------------------------------------------------------------------
+
+    def playable(
+        self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
+    ) -> tuple[Card, ...]:
+        """:func:`playable` for the next card of ``trick`` at ``game``'s table."""
+        last = len(trick) == game.seats - 1
+        return playable(hand, trick, last, game.rules.last_play_free)
+
+    def legal_actions(self, state: State[Table]) -> tuple[int, ...]:
+        """KEEP or a SWAP for each hand card (CHOOSE), else the playable cards."""
+        hand = state.hands[state.current]
+        if state.phase is Phase.CHOOSE:
+            return (KEEP, *(actions.swap(c) for c in hand))
+        return self.playable(state.info.game, hand, state.trick)
+
+    def automatic_action(self, state: State[Table]) -> int | None:
+        """The ghost's card: its top card, or (``ghost-play=first-legal``) the first
+        card of its pile the follow rule allows (LAST-GHOST-3/4)."""
+        game = state.info.game
+        if game.players != 2 or state.current != GHOST or state.phase is not Phase.PLAY:
+            return None
+        order = state.extra.ghost_order
+        if game.rules.ghost_first_legal:
+            return self.playable(game, order, state.trick)[0]
+        return order[0]
+
+    def apply(self, state: State[Table], action: int) -> State[Table]:
+        """Play a card (closing the trick when full), or keep / swap the points card."""
+        if state.phase is Phase.CHOOSE:
+            return self._decide(state, action)
+        game = state.info.game
+        ghost_game = game.players == 2
+        card = actions.card_of(action)
+        seat = state.current
+        after = flow.add_to_trick(state, action, card)
+        table = after.extra
+        if ghost_game and seat == GHOST:
+            # The ghost's card is the rules' doing, not a decision: the trick records it,
+            # the action list does not (LAST-GHOST-3).
+            order = tuple(c for c in table.ghost_order if c != card)
+            table = Table(table.points, table.shown, None, order)
+            after = after._replace(actions=state.actions, extra=table)
+        if len(after.trick) < game.seats:
+            return flow.settle(after) if ghost_game else after
+        shown = table.shown
+        assert shown is not None, "a points card is face up during every trick"
+        after = flow.close_trick(after, judge(after.trick))
+        taker = after.leader
+        if ghost_game and taker == GHOST:
+            taken = _add(after.taken, GHOST, (shown,))
+            return self._next_trick(after, after.hands, taken, after.actions, table)
+        return after._replace(
+            phase=Phase.CHOOSE,
+            current=taker,
+            extra=Table(table.points, None, shown, table.ghost_order),
+        )
+
+    def _decide(self, state: State[Table], action: int) -> State[Table]:
+        """The taker keeps the points card face down, or swaps it for a hand card
+        (LAST-COLLECT-1)."""
+        seat = state.current
+        table = state.extra
+        pending = table.pending
+        assert pending is not None, "the CHOOSE phase always has a pending points card"
+        hands = state.hands
+        if action == KEEP:
+            down = pending
+        else:
+            down = actions.card_of(action)
+            hand = tuple(sorted((*flow.remove_from_hand(hands, seat, down)[seat], pending)))
+            hands = (*hands[:seat], hand, *hands[seat + 1 :])
+        taken = _add(state.taken, seat, (down,))
+        return self._next_trick(state, hands, taken, (*state.actions, (seat, action)), table)
+
+    def _next_trick(
+        self,
+        state: State[Table],
+        hands: tuple[tuple[Card, ...], ...],
+        taken: tuple[tuple[Card, ...], ...],
+        done: tuple[tuple[int, int], ...],
+        table: Table,
+    ) -> State[Table]:
+        """Turn up the next points card (LAST-TRICK-1) for the taker's lead, or end the
+        round when the hands are empty (LAST-ROUND-1, dispute ``unused-points``)."""
+        leader = state.leader
+        points = table.points
+        if hands[leader]:
+            nxt = state._replace(
+                phase=Phase.PLAY,
+                current=leader,
+                hands=hands,
+                taken=taken,
+                actions=done,
+                extra=Table(points[1:], points[0], None, table.ghost_order),
+            )
+            return flow.settle(nxt) if state.info.game.players == 2 else nxt
+        if points and state.info.game.rules.unused_to_last_winner:
+            taken = _add(taken, leader, points)
+            points = ()
+        over = state._replace(
+            phase=Phase.PLAY,
+            hands=hands,
+            taken=taken,
+            actions=done,
+            extra=Table(points, None, None, table.ghost_order),
+        )
+        return flow.end_round(over)
+
+    def why_illegal(self, state: State[Table], action: int) -> str:
+        """Why ``action`` is not legal here."""
+        kind = actions.kind_of(action)
+        hand = state.hands[state.current]
+        if state.phase is Phase.CHOOSE:
+            if kind not in {ActionKind.KEEP, ActionKind.SWAP}:
+                return "the trick's taker must keep or swap the points card now"
+            return f"{self.palette.format(actions.card_of(action))} is not in that hand"
+        if kind is not ActionKind.PLAY:
+            return "the game expects a card to be played now"
+        card = actions.card_of(action)
+        if card not in hand:
+            return f"{self.palette.format(card)} is not in that seat's hand"
+        if len(state.trick) == state.info.game.seats - 1:
+            return "the last player must play a colour already in the trick if he can"
+        lead = self.palette.name(state.trick[0] >> 5)
+        return f"the seat holds {lead} and must follow the lead colour"
+
+    def forbidding_clause(self, state: State[Table], action: int) -> str:
+        """The clause the illegal ``action`` breaks."""
+        if state.phase is Phase.CHOOSE:
+            return "LAST-COLLECT-1"
+        card = actions.card_of(action)
+        if actions.kind_of(action) is not ActionKind.PLAY or card not in state.hands[state.current]:
+            return "LAST-PLAY-1"
+        return "LAST-PLAY-3" if len(state.trick) == state.info.game.seats - 1 else "LAST-PLAY-2"
+
+    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
+        """:func:`judge` (no option changes who takes a trick)."""
+        return judge(cards)
+
+    def observation(self, state: State[Table], seat: int) -> dict[str, Any]:
+        """``seat``'s view: its hand and face-down cards, the face-up points card, the
+        trick, and how many face-down cards every other seat has."""
+        fmt = self.palette.format
+        table = state.extra
+        return {
+            "seat": seat,
+            "round": state.info.index,
+            "phase": state.phase.name.lower(),
+            "current": state.current,
+            "hand": [fmt(c) for c in state.hands[seat]],
+            "face_down": [fmt(c) for c in state.taken[seat]],
+            "face_down_counts": [len(t) for t in state.taken],
+            "points_card": fmt(table.shown) if table.shown is not None else None,
+            "pending": fmt(table.pending) if table.pending is not None else None,
+            "points_left": len(table.points),
+            "leader": state.leader,
+            "trick": [fmt(c) for c in state.trick],
+            "totals": list(state.info.totals),
+        }
+
+    # --- scoring ---------------------------------------------------------------------
+
+    def round_scores(self, state: State[Table]) -> tuple[int, ...]:
+        """Each player's penalty; the ghost's is not counted (LAST-GHOST-6)."""
+        return _scores(state.info.game, state.taken)
+
+    def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
+        """Penalties recounted from the log: the points pile as dealt, each trick's
+        taker, and each taker's keep / swap action in order."""
+        points = list(log.deal.pile("points"))
+        decisions = [
+            a for _, a in log.actions if actions.kind_of(a) in {ActionKind.KEEP, ActionKind.SWAP}
+        ]
+        taken: list[list[Card]] = [[] for _ in range(game.seats)]
+        last = log.first_leader
+        for leader, result in log.tricks:
+            assert result.winner is not None
+            last = seat_after(log.seating, leader, result.winner)
+            card = points.pop(0)
+            if game.players == 2 and last == GHOST:
+                taken[GHOST].append(card)
+                continue
+            action = decisions.pop(0)
+            taken[last].append(card if action == KEEP else actions.card_of(action))
+        if points and game.rules.unused_to_last_winner:
+            taken[last].extend(points)
+        return _scores(game, [tuple(t) for t in taken])
+
+    def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
+        """After ``rounds`` rounds (dispute LAST-D-ROUNDS)."""
+        over: bool = rounds_played >= game.rules.rounds
+        return over
+
+    def winners(self, totals: Sequence[int]) -> tuple[int, ...]:
+        """The players with the lowest penalty (LAST-GAME-1), never the ghost."""
+        players = range(2) if len(totals) == 3 else range(len(totals))
+        best = min(totals[s] for s in players)
+        return tuple(s for s in players if totals[s] == best)
+
+    def held_aside(self, state: State[Table]) -> tuple[Card, ...]:
+        """The points pile and the points card face up or being decided on."""
+        table = state.extra
+        held = table.points
+        if table.shown is not None:
+            held = (*held, table.shown)
+        if table.pending is not None:
+            held = (*held, table.pending)
+        return held
+
+    def round_facts(self, state: State[Table]) -> tuple[tuple[str, Any], ...]:
+        """The points cards never turned up, and the ghost's seat if any."""
+        facts: list[tuple[str, Any]] = [
+            ("points_left", self.palette.format_all(state.extra.points))
+        ]
+        if state.info.game.players == 2:
+            facts.append(("ghost", GHOST))
+        return tuple(facts)
+
+
+def _turn_up(state: State[Table]) -> State[Table]:
+    """Turn up the top points card for the first trick (LAST-TRICK-1)."""
+    table = state.extra
+    return state._replace(extra=Table(table.points[1:], table.points[0], None, table.ghost_order))
+
+
+def _add(
+    taken: tuple[tuple[Card, ...], ...], seat: int, cards: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    return (*taken[:seat], taken[seat] + cards, *taken[seat + 1 :])
+
+
+def _scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
+    return tuple(
+        0 if game.players == 2 and seat == GHOST else penalty(cards)
+        for seat, cards in enumerate(taken)
+    )
+
+
+@cache
+def _deck() -> tuple[Card, ...]:
+    return build_deck(range(4), range(1, 13))
+
+
+THE_LAST = TheLast()
