@@ -12,6 +12,9 @@ SELECT    1      ``select R5``       choose R5 as a hidden, then revealed, card
 KEEP      2      ``keep``            keep the card just won face down (The Last)
 SWAP      3      ``swap R5``         take the card just won into hand and lay R5
                                      face down instead (The Last)
+LEADER    4      ``leader 2``        name seat 2 to start the round (Hund's Lead)
+DESIGNATE 5      ``designate R5``    choose the set suit red / designation card 5
+                                     (Hund's custom option)
 ========  =====  ==================  ============================================
 
 The notation is what records, the CLI and the live oracle use.
@@ -35,6 +38,8 @@ class ActionKind(IntEnum):
     SELECT = 1
     KEEP = 2
     SWAP = 3
+    LEADER = 4
+    DESIGNATE = 5
 
 
 def play(card: Card) -> int:
@@ -56,6 +61,21 @@ def swap(card: Card) -> int:
     return (ActionKind.SWAP << KIND_SHIFT) | card
 
 
+def leader(seat: int) -> int:
+    """The action that names ``seat`` to start the round."""
+    return (ActionKind.LEADER << KIND_SHIFT) | seat
+
+
+def designate(card: Card) -> int:
+    """The action that chooses the designation set (suit and value of ``card``)."""
+    return (ActionKind.DESIGNATE << KIND_SHIFT) | card
+
+
+def seat_of(action: int) -> int:
+    """The seat a LEADER action names."""
+    return action & PAYLOAD_MASK
+
+
 def kind_of(action: int) -> ActionKind:
     """The kind of ``action``."""
     return ActionKind(action >> KIND_SHIFT)
@@ -71,6 +91,8 @@ def action_to_string(action: int, palette: Palette) -> str:
     kind = kind_of(action)
     if kind is ActionKind.KEEP:
         return "keep"
+    if kind is ActionKind.LEADER:
+        return f"leader {action & PAYLOAD_MASK}"
     card = palette.format(card_of(action))
     return card if kind is ActionKind.PLAY else f"{kind.name.lower()} {card}"
 
@@ -86,6 +108,14 @@ def string_to_action(text: str, palette: Palette) -> int:
         return select(palette.parse(words[1]))
     if len(words) == 2 and words[0].lower() == "swap":
         return swap(palette.parse(words[1]))
+    if len(words) == 2 and words[0].lower() == "designate":
+        return designate(palette.parse(words[1]))
+    if len(words) == 2 and words[0].lower() == "leader" and words[1].isdigit():
+        seat = int(words[1])
+        if seat > PAYLOAD_MASK:
+            raise CardError(f"{text!r}: no seat {seat}")
+        return leader(seat)
     raise CardError(
-        f"{text!r} is not an action: expected a card (R5), 'select R5', 'keep' or 'swap R5'"
+        f"{text!r} is not an action: expected a card (R5), 'select R5', 'keep', 'swap R5', "
+        "'leader N' or 'designate R5'"
     )

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
 X = TypeVar("X")
 
 
-def deal_for_round(ruleset: Ruleset[X], game: Game, source: DealSource, index: int) -> Deal:
+def deal_for_round(
+    ruleset: Ruleset[X],
+    game: Game,
+    source: DealSource,
+    index: int,
+    history: tuple[RoundLog, ...],
+) -> Deal:
     """The deal of round ``index``: given explicitly, or shuffled from the seed.
 
     The seeded deal shuffles the canonical deck with
@@ -43,7 +49,7 @@ def deal_for_round(ruleset: Ruleset[X], game: Game, source: DealSource, index: i
     if source.seed is None:
         raise RecordError(f"no deal is given for round {index + 1}")
     rng = SplitMix64(round_seed(source.seed, index))
-    return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng), rng)
+    return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng), rng, history)
 
 
 def round_info(

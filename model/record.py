@@ -41,6 +41,8 @@ def _deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
     }
     if deal.first_leader is not None:
         out["first_leader"] = deal.first_leader
+    if deal.extras:
+        out["extras"] = dict(deal.extras)
     return out
 
 
@@ -111,7 +113,7 @@ def to_record(state: State[Any], seed: int | None = None) -> dict[str, Any]:
         "complete": complete,
     }
     if complete:
-        record["winners"] = list(game.ruleset.winners(state.returns()))
+        record["winners"] = list(game.ruleset.winners(game, state.returns()))
     return record
 
 
@@ -150,7 +152,8 @@ def _parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
     except TricklawError as exc:
         raise RecordError(f"{where}: {exc}") from None
     first = raw.get("first_leader")
-    return Deal(hands, piles, first if isinstance(first, int) else None)
+    extras = tuple((k, v) for k, v in raw.get("extras", {}).items())
+    return Deal(hands, piles, first if isinstance(first, int) else None, extras)
 
 
 def _cards(texts: list[str], palette: Palette) -> tuple[Card, ...]:

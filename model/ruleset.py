@@ -68,9 +68,12 @@ class Ruleset(ABC, Generic[X]):
         """Every card in play for ``players``, in canonical order."""
 
     @abstractmethod
-    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+    def cut(
+        self, game: Game, order: Sequence[Card], rng: SplitMix64, history: tuple[RoundLog, ...]
+    ) -> Deal:
         """The deal made from the shuffled deck ``order``; ``rng`` (the generator that
-        shuffled it) serves any further draw the rules make, such as a random first player."""
+        shuffled it) serves any further draw the rules make, such as a random first player,
+        and ``history`` (the rounds before) any draw without replacement across rounds."""
 
     def check_deal(self, game: Game, deal: Deal) -> None:
         """Raise CardError unless ``deal`` could have come from :meth:`cut`.
@@ -131,9 +134,16 @@ class Ruleset(ABC, Generic[X]):
     ) -> tuple[Card, ...]:
         """The cards of ``hand`` that may be played to the unfinished ``trick``."""
 
+    trick_context: tuple[tuple[str, str], ...] = ()
+    """What else :meth:`judge_trick` needs to know, as (name, help) pairs (Hund: the
+    powers already assigned); empty when a trick's cards decide it alone."""
+
     @abstractmethod
-    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
-        """The result of a complete trick ``cards`` (first card = lead)."""
+    def judge_trick(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> TrickResult:
+        """The result of a complete trick ``cards`` (first card = lead), given the
+        ``context`` named by :attr:`trick_context`."""
 
     @abstractmethod
     def observation(self, state: State[X], seat: int) -> dict[str, Any]:
@@ -154,10 +164,11 @@ class Ruleset(ABC, Generic[X]):
         """A finished round's scores recounted from its log alone (trick results and
         facts), independent of the state's own bookkeeping of taken cards."""
 
-    def winners(self, totals: Sequence[int]) -> tuple[int, ...]:
-        """The seats with the highest total (all of them when tied)."""
-        best = max(totals)
-        return tuple(seat for seat, t in enumerate(totals) if t == best)
+    def winners(self, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
+        """The players (never an automatic seat) with the highest total, all of them
+        when tied."""
+        best = max(totals[: game.players])
+        return tuple(seat for seat in range(game.players) if totals[seat] == best)
 
     def automatic_action(self, state: State[X]) -> int | None:
         """The forced action of the current seat when the rules play it (a ghost or

@@ -52,11 +52,18 @@ class Deal:
     Piles are ordered as they lie (first = top), e.g. ``("aside", cards)`` for
     cards left out of play. ``first_leader`` is set where the rules draw the
     first player at random (The Last); otherwise the rules name him.
+    ``extras`` holds other numbers drawn with the deal (Hund: the round's
+    designated number).
     """
 
     hands: tuple[tuple[Card, ...], ...]
     piles: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     first_leader: int | None = None
+    extras: tuple[tuple[str, int], ...] = ()
+
+    def extra(self, name: str) -> int | None:
+        """The drawn number called ``name``, if any."""
+        return dict(self.extras).get(name)
 
     def pile(self, name: str) -> tuple[Card, ...]:
         """The pile called ``name`` (empty when there is none)."""

@@ -49,6 +49,9 @@ class Clause:
     lines: Lines
     players: tuple[int, ...] = ()
     note: str = ""
+    source: str = ""
+    """The file the lines are in, when it is not the registry's own text (the seeds'
+    ``README.md`` for a published fact about the game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +180,19 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
         kind = _require(raw, "kind", where)
         if kind not in CLAUSE_KINDS:
             raise SpecError(f"{where}: unknown kind {kind!r}")
+        own = raw.get("source", "")
+        cited = sources().get(own) if own else source
+        if cited is None:
+            raise SpecError(f"{where}: source {own!r} is not listed in spec/sources.toml")
         clauses.append(
             Clause(
                 id=cid,
                 kind=kind,
                 summary=_require(raw, "summary", where),
-                lines=_lines(_require(raw, "lines", where), where, source.lines),
+                lines=_lines(_require(raw, "lines", where), where, cited.lines),
                 players=tuple(raw.get("players", ())),
                 note=raw.get("note", ""),
+                source=own,
             )
         )
     disputes = []

@@ -123,7 +123,7 @@ def _print_game(state: State[Any]) -> None:
         _out(f"  scores: {list(log.scores)}")
     _out(f"Totals: {list(state.returns())}")
     if state.is_terminal():
-        winners = game.ruleset.winners(state.returns())
+        winners = game.ruleset.winners(game, state.returns())
         _out(f"Winner{'s' if len(winners) > 1 else ''}: seat {', seat '.join(map(str, winners))}")
     else:
         _out(f"Stopped unfinished after {len(state.history)} rounds (--max-rounds).")
@@ -196,6 +196,22 @@ def _describe_result(ruleset: Ruleset[Any], result: TrickResult) -> list[str]:
     return lines
 
 
+def _parse_context(ruleset: Ruleset[Any], args: Sequence[str]) -> dict[str, str]:
+    """``--context name=value`` pairs, checked against the ruleset's trick context."""
+    known = dict(ruleset.trick_context)
+    context: dict[str, str] = {}
+    for arg in args:
+        name, sep, value = arg.partition("=")
+        if not sep or name not in known:
+            names = ", ".join(known) or "none"
+            raise TricklawError(
+                f"{ruleset.id}: --context {arg!r} is not name=value with a known name "
+                f"(context: {names})"
+            )
+        context[name] = value
+    return context
+
+
 def _result_json(game: Game, result: TrickResult) -> dict[str, Any]:
     fmt = game.ruleset.palette.format_all
     return {
@@ -216,7 +232,8 @@ def cmd_trick(args: argparse.Namespace) -> int:
     game = _make_game(args)
     ruleset: Ruleset[Any] = game.ruleset
     cards = _parse_trick(game, args.cards)
-    result = ruleset.judge_trick(game, cards)
+    context = _parse_context(ruleset, args.context or [])
+    result = ruleset.judge_trick(game, cards, context)
     readings: dict[str, dict[str, Any]] = {}
     for spec in ruleset.option_specs:
         if not spec.affects_trick:
@@ -224,7 +241,7 @@ def cmd_trick(args: argparse.Namespace) -> int:
         readings[spec.name] = {}
         for value in spec.choices:
             other = ruleset.make_game(game.players, {**game.options.as_dict(), spec.name: value})
-            alt = ruleset.judge_trick(other, cards)
+            alt = ruleset.judge_trick(other, cards, context)
             readings[spec.name][value] = {**_result_json(other, alt), "same": _same(alt, result)}
     if args.json:
         body = {
@@ -256,7 +273,9 @@ def cmd_trick(args: argparse.Namespace) -> int:
                 verdict = (
                     "same result"
                     if alt["same"]
-                    else "; ".join(_describe_result(ruleset, ruleset.judge_trick(other, cards)))
+                    else "; ".join(
+                        _describe_result(ruleset, ruleset.judge_trick(other, cards, context))
+                    )
                 )
                 _out(f"  --option {name}={value}: {verdict}")
     unaffected = [s.name for s in ruleset.option_specs if s.dispute and not s.affects_trick]
@@ -349,6 +368,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--context",
+        "-c",
+        action="append",
+        metavar="NAME=VALUE",
+        help="what else the trick depends on (Hund: powers=R,Y designation=3; see rulesets)",
+    )
     p.set_defaults(func=cmd_trick)
 
     p = sub.add_parser("bench", help="measure random rounds per second")

@@ -6,11 +6,14 @@ from typing import Any
 
 from tricklaw.errors import OptionError
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets.hund import HUND_RULESET
 from tricklaw.model.rulesets.lowhigh import LOW_HIGH
 from tricklaw.model.rulesets.sticheln import STICHELN, STICHELN_1993
 from tricklaw.model.rulesets.the_last import THE_LAST
 
-RULESETS: dict[str, Ruleset[Any]] = {r.id: r for r in (STICHELN_1993, STICHELN, THE_LAST, LOW_HIGH)}
+RULESETS: dict[str, Ruleset[Any]] = {
+    r.id: r for r in (STICHELN_1993, STICHELN, THE_LAST, LOW_HIGH, HUND_RULESET)
+}
 """Ruleset id -> ruleset, in the order of the seed texts."""
 
 

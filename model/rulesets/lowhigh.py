@@ -161,7 +161,9 @@ class LowHigh(Ruleset[None]):
         """Five colours, 1 .. the top value for the player count (LH-DECK-1)."""
         return _deck(TOP_VALUE[players])
 
-    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+    def cut(
+        self, game: Game, order: Sequence[Card], rng: SplitMix64, history: tuple[RoundLog, ...]
+    ) -> Deal:
         """Seat ``k`` receives cards ``15k .. 15k+14`` (LH-DEAL-1)."""
         return Deal(
             tuple(tuple(order[k * HAND_SIZE : (k + 1) * HAND_SIZE]) for k in range(game.players))
@@ -183,7 +185,7 @@ class LowHigh(Ruleset[None]):
         history: tuple[RoundLog, ...],
     ) -> State[None]:
         """Deal; seat ``index mod n`` starts (``first-leader=rotate``) or seat 0."""
-        deal = flow.deal_for_round(self, game, source, index)
+        deal = flow.deal_for_round(self, game, source, index, history)
         info = flow.round_info(
             game, source, index, dealer=None, deal=deal, totals=totals, history=history
         )
@@ -226,7 +228,9 @@ class LowHigh(Ruleset[None]):
             return "LH-PLAY-1"
         return "LH-PLAY-2"
 
-    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
+    def judge_trick(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> TrickResult:
         """:func:`judge` under ``game``'s ``same-card`` reading."""
         return judge(cards, game.rules.lowest_among_rest)
 

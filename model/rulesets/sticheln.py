@@ -222,7 +222,9 @@ class Sticheln(Ruleset[Selection]):
         colours, top = (len(self.palette.letters), 14) if full else self.edition.decks[players]
         return _deck(colours, top)
 
-    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+    def cut(
+        self, game: Game, order: Sequence[Card], rng: SplitMix64, history: tuple[RoundLog, ...]
+    ) -> Deal:
         """Seat ``k`` receives cards ``15k .. 15k+14``; any rest is set aside."""
         dealt = HAND_SIZE * game.players
         hands = tuple(
@@ -262,7 +264,7 @@ class Sticheln(Ruleset[Selection]):
         else:
             dealer = None
             leader = index % players if game.options.text("round-leader") == "rotate" else 0
-        deal = flow.deal_for_round(self, game, source, index)
+        deal = flow.deal_for_round(self, game, source, index, history)
         info = flow.round_info(
             game, source, index, dealer=dealer, deal=deal, totals=totals, history=history
         )
@@ -342,7 +344,9 @@ class Sticheln(Ruleset[Selection]):
             return self.clause["turn"]
         return self.clause["play"]
 
-    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
+    def judge_trick(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> TrickResult:
         """:func:`judge` under ``game``'s options."""
         return judge(cards, game.rules, self.clause)
 

@@ -210,7 +210,9 @@ class TheLast(Ruleset[Table]):
         """48 cards, 1-12 in four colours, for every player count (LAST-DECK-1)."""
         return _deck()
 
-    def cut(self, game: Game, order: Sequence[Card], rng: SplitMix64) -> Deal:
+    def cut(
+        self, game: Game, order: Sequence[Card], rng: SplitMix64, history: tuple[RoundLog, ...]
+    ) -> Deal:
         """Hands in blocks of the hand size from the top (seat 0 first), then the ghost's
         pile (two players), then the points pile; the first player is ``rng.below(n)``
         over the players (never the ghost)."""
@@ -250,7 +252,7 @@ class TheLast(Ruleset[Table]):
     ) -> State[Table]:
         """Deal; seat the ghost to the right of the first player (two players,
         ``ghost-seat``); turn up the first points card."""
-        deal = flow.deal_for_round(self, game, source, index)
+        deal = flow.deal_for_round(self, game, source, index, history)
         first = deal.first_leader
         assert first is not None, "check_deal and cut always name a first player"
         seating = None
@@ -411,7 +413,9 @@ class TheLast(Ruleset[Table]):
             return "LAST-PLAY-1"
         return "LAST-PLAY-3" if len(state.trick) == state.info.game.seats - 1 else "LAST-PLAY-2"
 
-    def judge_trick(self, game: Game, cards: Sequence[Card]) -> TrickResult:
+    def judge_trick(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> TrickResult:
         """:func:`judge` (no option changes who takes a trick)."""
         return judge(cards)
 
@@ -469,11 +473,11 @@ class TheLast(Ruleset[Table]):
         over: bool = rounds_played >= game.rules.rounds
         return over
 
-    def winners(self, totals: Sequence[int]) -> tuple[int, ...]:
-        """The players with the lowest penalty (LAST-GAME-1), never the ghost."""
-        players = range(2) if len(totals) == 3 else range(len(totals))
-        best = min(totals[s] for s in players)
-        return tuple(s for s in players if totals[s] == best)
+    def winners(self, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
+        """The players with the lowest penalty (LAST-GAME-1), never the ghost (seat 2 of
+        the two-player game, beyond the players' seats)."""
+        best = min(totals[: game.players])
+        return tuple(s for s in range(game.players) if totals[s] == best)
 
     def held_aside(self, state: State[Table]) -> tuple[Card, ...]:
         """The points pile and the points card face up or being decided on."""

@@ -1,0 +1,748 @@
+"""Hund (online game help text ``004_b79a09774360d499.txt``; first published as *ebbes*).
+
+Five rounds (HUND-GAME-1). Each round has a designated number; the cards of
+that number give their suits, in the order they are played, the powers Trump,
+Plus, Hund, Minus and Lead (HUND-DESIG-1/2, HUND-POWER-1..5):
+
+* Trump: that suit is trump from then on; when trumps are in a trick the
+  highest trump wins, else the highest card of the lead suit (HUND-TRICK-1/2).
+* Plus / Minus: each card of the suit scores +1 / -1 (HUND-FACT-2).
+* Hund: every player with neither the most nor the fewest cards of the suit
+  scores 3 (HUND-POWER-3, HUND-FACT-3; ties: dispute ``hund-tie``).
+* Lead: the player with most cards of the suit names the next round's start
+  player after its deal (HUND-POWER-5, HUND-GAP-5): a LEADER action.
+
+Players follow suit if they can (HUND-PLAY-2); the trick's winner takes it
+and leads next (HUND-COLLECT-1, HUND-GAP-4). All cards are dealt
+(HUND-GAP-2). Two players add a virtual player in seat 2 (HUND-TWO-1..6):
+its hand lies in columns, face-up cards on face-down ones, and it plays by a
+fixed rule, automatically. The custom options: ``more-cards`` (HUND-OPT-1)
+and ``designation-mode=sets`` (HUND-OPT-2), in which players choose five
+(suit, designation card) sets each round with DESIGNATE actions.
+
+Power order, used throughout: 0 Trump, 1 Plus, 2 Hund, 3 Minus, 4 Lead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from tricklaw.errors import CardError, OptionError
+from tricklaw.model import actions, flow
+from tricklaw.model.actions import ActionKind
+from tricklaw.model.cards import Card, Palette, build_deck, make_card
+from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.rng import SplitMix64
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.trick import TrickResult
+
+PALETTE = Palette(("red", "yellow", "green", "blue", "purple"), ("R", "Y", "G", "B", "P"))
+POWERS = ("trump", "plus", "hund", "minus", "lead")
+TRUMP, PLUS, HUND, MINUS, LEAD = range(5)
+SUIT_SIZE = {2: 6, 3: 6, 4: 8, 5: 10}
+"""Cards per suit by player count (HUND-OPT-1: "instead of 6/6/8/10")."""
+MORE_CARDS = {2: 9, 3: 9, 4: 12, 5: 15}
+"""Cards per suit with the custom option ``more-cards`` (HUND-OPT-1)."""
+ROUNDS = 5
+BASE_DESIGNATIONS = (1, 2, 3, 4, 5)
+VIRTUAL = 2
+"""The virtual player's seat in the two-player game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one game, compiled."""
+
+    trump_timing: str
+    hund_tie_excludes: bool
+    lead_tie_earliest: bool
+    ascending: bool
+    from_zero: bool
+    extra_up: bool
+    virtual_in_hund: bool
+    more_cards: bool
+    sets: bool
+    set_suits_distinct: bool
+    set_match_card: bool
+    set_repeat_stack: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Powers:
+    """Hund's own part of the state.
+
+    ``designation`` is the round's number (base game); ``sets`` the chosen
+    (suit, designation value) sets as cards (custom option); ``holders`` the
+    suit of each power assigned so far, in power order; ``trump_trick`` and
+    ``trump_pos`` where the Trump power was assigned (trick index in the
+    round, position in that trick; -1 before); ``columns`` the virtual
+    player's (face-up, face-down) columns, left to right; ``choosing`` what the
+    CHOOSE phase decides: ``"leader"`` or ``"sets"`` (empty in play).
+    """
+
+    choosing: str
+    designation: int | None
+    sets: tuple[Card, ...]
+    holders: tuple[int, ...]
+    trump_trick: int
+    trump_pos: int
+    columns: tuple[tuple[Card | None, Card | None], ...]
+
+
+# --- the rules as pure functions -----------------------------------------------------------
+
+
+def matches(card: Card, powers: Powers, rules: Rules) -> bool:
+    """Whether playing ``card`` assigns a power (HUND-DESIG-1; HUND-OPT-2 with sets)."""
+    if not rules.sets:
+        return card & 31 == powers.designation
+    if rules.set_match_card:
+        return card in powers.sets
+    return any(card & 31 == s & 31 for s in powers.sets)
+
+
+def assign(holders: tuple[int, ...], card: Card, rules: Rules) -> tuple[int, ...]:
+    """``holders`` after a matching ``card``: its suit takes the next free power
+    (HUND-DESIG-2), unless every power is taken or, under ``set-repeat=skip``, the
+    suit already holds one."""
+    suit = card >> 5
+    if len(holders) == len(POWERS) or (suit in holders and not rules.set_repeat_stack):
+        return holders
+    return (*holders, suit)
+
+
+def judge(cards: Sequence[Card], trump: int | None, trump_from: int) -> TrickResult:
+    """Who takes the complete trick ``cards`` (HUND-TRICK-1/2).
+
+    ``trump`` is the trump suit (or None) and ``trump_from`` the first position
+    in this trick whose cards of that suit count as trumps (dispute
+    ``trump-timing``; ``len(cards)`` when none count). Each value exists once
+    per suit, so there is never a tie.
+    """
+    trick = tuple(cards)
+    if trump is not None:
+        trumps = [i for i in range(trump_from, len(trick)) if trick[i] >> 5 == trump]
+        if trumps:
+            best = max(trumps, key=lambda i: trick[i] & 31)
+            return TrickResult(
+                trick,
+                best,
+                ((best, trick),),
+                (),
+                ("HUND-TRICK-1", "HUND-COLLECT-1"),
+                (("trump", PALETTE.name(trump)),),
+            )
+    lead = trick[0] >> 5
+    best = max((i for i in range(len(trick)) if trick[i] >> 5 == lead), key=lambda i: trick[i] & 31)
+    facts = (("trump", PALETTE.name(trump)),) if trump is not None else ()
+    return TrickResult(trick, best, ((best, trick),), (), ("HUND-TRICK-2", "HUND-COLLECT-1"), facts)
+
+
+def trump_window(
+    powers: Powers, trick_index: int, timing: str, size: int
+) -> tuple[int | None, int]:
+    """The trump suit for trick ``trick_index`` and the first position whose cards
+    of it count (dispute ``trump-timing``)."""
+    if not powers.holders:
+        return None, size
+    if powers.trump_trick < trick_index or timing == "whole-trick":
+        return powers.holders[TRUMP], 0
+    if timing == "from-card":
+        return powers.holders[TRUMP], powers.trump_pos
+    return powers.holders[TRUMP], size  # next-trick: none count yet
+
+
+def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
+    """The lead suit if the hand has it, else any card (HUND-PLAY-1/2)."""
+    if not trick:
+        return tuple(hand)
+    lead = trick[0] >> 5
+    return tuple(c for c in hand if c >> 5 == lead) or tuple(hand)
+
+
+def virtual_card(columns: Sequence[tuple[Card | None, Card | None]], trick: Sequence[Card]) -> Card:
+    """The virtual player's card (HUND-TWO-4/5): the leftmost face-up card of the lead
+    suit, else the leftmost face-up card."""
+    shown = [up for up, _ in columns if up is not None]
+    if trick:
+        lead = trick[0] >> 5
+        for card in shown:
+            if card >> 5 == lead:
+                return card
+    return shown[0]
+
+
+def reveal(
+    columns: tuple[tuple[Card | None, Card | None], ...],
+) -> tuple[tuple[Card | None, Card | None], ...]:
+    """Turn up every face-down card with no face-up card on it (HUND-TWO-6)."""
+    return tuple((down, None) if up is None else (up, down) for up, down in columns)
+
+
+def round_score(
+    taken: Sequence[Sequence[Card]], holders: Sequence[int], rules: Rules, virtual: int | None
+) -> tuple[int, ...]:
+    """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
+    card, and 3 for a Hund count that is neither the most nor the fewest."""
+
+    def count(seat: int, power: int) -> int:
+        if len(holders) <= power:
+            return 0
+        return sum(1 for c in taken[seat] if c >> 5 == holders[power])
+
+    seats = range(len(taken))
+    compared = [s for s in seats if rules.virtual_in_hund or s != virtual]
+    hund = {s: count(s, HUND) for s in compared}
+    most, fewest = max(hund.values()), min(hund.values())
+    n_most = sum(1 for v in hund.values() if v == most)
+    n_fewest = sum(1 for v in hund.values() if v == fewest)
+
+    def hund_award(seat: int) -> int:
+        if seat not in hund or len(holders) <= HUND:
+            return 0
+        at_most = hund[seat] == most and (rules.hund_tie_excludes or n_most == 1)
+        at_fewest = hund[seat] == fewest and (rules.hund_tie_excludes or n_fewest == 1)
+        return 0 if at_most or at_fewest else 3
+
+    return tuple(count(s, PLUS) - count(s, MINUS) + hund_award(s) for s in seats)
+
+
+def lead_decider(
+    taken: Sequence[Sequence[Card]],
+    holders: Sequence[int],
+    rules: Rules,
+    *,
+    seating: tuple[int, ...],
+    start: int,
+    virtual: int | None,
+) -> int | None:
+    """Who names the next round's start player (HUND-POWER-5, dispute ``lead-tie``,
+    HUND-GAP-6): the seat with most Lead-suit cards, or None."""
+    if len(holders) <= LEAD:
+        return None
+    counts = [sum(1 for c in pile if c >> 5 == holders[LEAD]) for pile in taken]
+    best = max(counts)
+    tied = [s for s, c in enumerate(counts) if c == best]
+    if len(tied) > 1:
+        if not rules.lead_tie_earliest:
+            return None
+        tied = [seat_after(seating, start, k) for k in range(len(seating))]
+        tied = [s for s in tied if counts[s] == best][:1]
+    decider = tied[0]
+    return None if decider == virtual else decider
+
+
+CLAUSES: Mapping[str, str] = MappingProxyType(
+    {
+        "aim": "HUND-AIM-1",
+        "game-end": "HUND-GAME-1",
+        "designation": "HUND-DESIG-1",
+        "assign": "HUND-DESIG-2",
+        "turn": "HUND-PLAY-1",
+        "play": "HUND-PLAY-2",
+        "trump-wins": "HUND-TRICK-1",
+        "lead-wins": "HUND-TRICK-2",
+        "collect": "HUND-COLLECT-1",
+        "trump": "HUND-POWER-1",
+        "plus": "HUND-POWER-2",
+        "hund": "HUND-POWER-3",
+        "minus": "HUND-POWER-4",
+        "lead": "HUND-POWER-5",
+        "two": "HUND-TWO-1",
+        "display": "HUND-TWO-2",
+        "virtual-turn": "HUND-TWO-3",
+        "virtual-play": "HUND-TWO-4",
+        "virtual-suit": "HUND-TWO-5",
+        "reveal": "HUND-TWO-6",
+        "more-cards": "HUND-OPT-1",
+        "sets": "HUND-OPT-2",
+        "suits": "HUND-FACT-1",
+        "plus-minus": "HUND-FACT-2",
+        "hund-award": "HUND-FACT-3",
+        "lead-known": "HUND-FACT-4",
+        "players": "HUND-FACT-5",
+        "deck": "HUND-GAP-1",
+        "deal": "HUND-GAP-2",
+        "start": "HUND-GAP-3",
+        "next-lead": "HUND-GAP-4",
+        "choice": "HUND-GAP-5",
+        "virtual-score": "HUND-GAP-6",
+        "set-timing": "HUND-GAP-7",
+        "colours": "HUND-GAP-8",
+        "score-total": "HUND-FACT-2",
+    }
+)
+"""The clause id stating each rule role."""
+
+
+class Hund(Ruleset[Powers]):
+    """Hund, 2 (with the virtual player) to 5 players."""
+
+    id = "hund"
+    title = "Hund (online game help; first published as ebbes)"
+    source = "004_b79a09774360d499.txt"
+    player_counts = (2, 3, 4, 5)
+    palette = PALETTE
+    option_specs = (
+        OptionSpec(
+            "trump-timing",
+            "whole-trick",
+            "which cards of a new trump suit count in its own trick",
+            choices=("whole-trick", "from-card", "next-trick"),
+            dispute="HUND-D-TRUMPTIMING",
+            affects_trick=True,
+        ),
+        OptionSpec(
+            "hund-tie",
+            "excluded",
+            "players tied for the most or fewest Hund cards",
+            choices=("excluded", "scores"),
+            dispute="HUND-D-HUNDTIE",
+        ),
+        OptionSpec(
+            "lead-tie",
+            "nobody",
+            "players tied for the most Lead cards",
+            choices=("nobody", "earliest"),
+            dispute="HUND-D-LEADTIE",
+        ),
+        OptionSpec(
+            "designation",
+            "shuffled",
+            "the order of the designated numbers",
+            choices=("shuffled", "ascending"),
+            dispute="HUND-D-DESIGNATION",
+        ),
+        OptionSpec(
+            "values",
+            "from-1",
+            "the lowest card value of each suit",
+            choices=("from-1", "from-0"),
+            dispute="HUND-D-VALUES",
+        ),
+        OptionSpec(
+            "virtual-odd",
+            "extra-down",
+            "the virtual player's odd column (15 cards)",
+            choices=("extra-down", "extra-up"),
+            dispute="HUND-D-VIRTUALODD",
+        ),
+        OptionSpec(
+            "virtual-hund",
+            "counts",
+            "whether the virtual player counts for Hund",
+            choices=("counts", "ignored"),
+            dispute="HUND-D-VIRTUALHUND",
+        ),
+        OptionSpec(
+            "more-cards",
+            "no",
+            "custom option: 9/9/12/15 cards per suit",
+            choices=("no", "yes"),
+        ),
+        OptionSpec(
+            "designation-mode",
+            "drawn",
+            "custom option: players choose designation sets",
+            choices=("drawn", "sets"),
+        ),
+        OptionSpec(
+            "set-suits",
+            "distinct",
+            "may two designation sets name one suit",
+            choices=("distinct", "any"),
+            dispute="HUND-D-SETSUITS",
+        ),
+        OptionSpec(
+            "set-match",
+            "card",
+            "which played cards match a designation set",
+            choices=("card", "value"),
+            dispute="HUND-D-SETMATCH",
+        ),
+        OptionSpec(
+            "set-repeat",
+            "skip",
+            "may a suit take a second power",
+            choices=("skip", "stack"),
+            dispute="HUND-D-SETREPEAT",
+        ),
+    )
+    clause = CLAUSES
+    implements = tuple(sorted(set(CLAUSES.values())))
+    trick_context = (
+        ("powers", "suits already holding powers, in power order (first = trump), e.g. R,Y"),
+        ("designation", "the round's designated number (base game), e.g. 3"),
+        ("sets", "the designation sets as cards (custom option), e.g. R3,Y7"),
+    )
+
+    # --- set-up ----------------------------------------------------------------------
+
+    def seat_count(self, players: int) -> int:
+        """Two players add the virtual player in a third seat (HUND-TWO-1)."""
+        return 3 if players == 2 else players
+
+    def compile(self, options: Options) -> Rules:
+        """``options`` compiled (``Game.rules``)."""
+        return Rules(
+            trump_timing=options.text("trump-timing"),
+            hund_tie_excludes=options.text("hund-tie") == "excluded",
+            lead_tie_earliest=options.text("lead-tie") == "earliest",
+            ascending=options.text("designation") == "ascending",
+            from_zero=options.text("values") == "from-0",
+            extra_up=options.text("virtual-odd") == "extra-up",
+            virtual_in_hund=options.text("virtual-hund") == "counts",
+            more_cards=options.text("more-cards") == "yes",
+            sets=options.text("designation-mode") == "sets",
+            set_suits_distinct=options.text("set-suits") == "distinct",
+            set_match_card=options.text("set-match") == "card",
+            set_repeat_stack=options.text("set-repeat") == "stack",
+        )
+
+    def values(self, players: int, rules: Rules) -> range:
+        """The card values of each suit (HUND-OPT-1, HUND-GAP-1, dispute ``values``)."""
+        size = (MORE_CARDS if rules.more_cards else SUIT_SIZE)[players]
+        return range(size) if rules.from_zero else range(1, size + 1)
+
+    def deck(self, players: int, options: Options) -> tuple[Card, ...]:
+        """Five suits of the values for the player count (HUND-FACT-1, HUND-OPT-1)."""
+        values = self.values(players, self.compile(options))
+        return _deck(values.start, values.stop)
+
+    def cut(
+        self, game: Game, order: Sequence[Card], rng: SplitMix64, history: tuple[RoundLog, ...]
+    ) -> Deal:
+        """Equal hands from the top, seat 0 first (HUND-GAP-2); with two players the
+        virtual player's cards form its face-down then face-up rows. In the base game
+        the round's number is the next designation card: ``below(remaining)`` over the
+        numbers not yet used, in ascending order (or, ``designation=ascending``,
+        number ``round + 1``)."""
+        seats = game.seats
+        size = len(order) // seats
+        hands = [tuple(order[k * size : (k + 1) * size]) for k in range(seats)]
+        piles: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+        if game.players == 2:
+            virtual = hands[VIRTUAL]
+            downs = size // 2 if game.rules.extra_up else size - size // 2
+            piles = (("virtual-down", virtual[:downs]), ("virtual-up", virtual[downs:]))
+            hands[VIRTUAL] = ()
+        extras: tuple[tuple[str, int], ...] = ()
+        if not game.rules.sets:
+            used = {dict(log.deal.extras).get("designation") for log in history}
+            left = [n for n in BASE_DESIGNATIONS if n not in used]
+            number = left[0] if game.rules.ascending else left[rng.below(len(left))]
+            extras = (("designation", number),)
+        return Deal(tuple(hands), piles, extras=extras)
+
+    def check_deal(self, game: Game, deal: Deal) -> None:
+        """The shared check, plus equal hands, the virtual rows and a designation."""
+        super().check_deal(game, deal)
+        size = len(self.deck(game.players, game.options)) // game.seats
+        for seat in range(game.players):
+            if len(deal.hands[seat]) != size:
+                raise CardError(
+                    f"seat {seat} is dealt {len(deal.hands[seat])} cards, not {size} [HUND-GAP-2]"
+                )
+        if game.players == 2:
+            rows = len(deal.pile("virtual-down")) + len(deal.pile("virtual-up"))
+            if deal.hands[VIRTUAL] or rows != size:
+                raise CardError(
+                    "the virtual player's cards belong in the piles 'virtual-down' and "
+                    "'virtual-up' [HUND-TWO-2]"
+                )
+        number = deal.extra("designation")
+        if not game.rules.sets and number not in BASE_DESIGNATIONS:
+            raise CardError(f"the deal's designation {number} is not one of 1-5 [HUND-DESIG-1]")
+
+    def start_round(
+        self,
+        game: Game,
+        source: DealSource,
+        index: int,
+        totals: tuple[int, ...],
+        history: tuple[RoundLog, ...],
+    ) -> State[Powers]:
+        """Deal; then the Lead decider names the start player (HUND-POWER-5), or the
+        start passes left (HUND-GAP-3); then, with sets, the sets are chosen."""
+        deal = flow.deal_for_round(self, game, source, index, history)
+        info = flow.round_info(
+            game, source, index, dealer=None, deal=deal, totals=totals, history=history
+        )
+        hands = list(deal.hands)
+        columns: tuple[tuple[Card | None, Card | None], ...] = ()
+        if game.players == 2:
+            downs, ups = deal.pile("virtual-down"), deal.pile("virtual-up")
+            hands[VIRTUAL] = downs + ups
+            width = max(len(downs), len(ups))
+            columns = tuple(
+                (ups[i] if i < len(ups) else None, downs[i] if i < len(downs) else None)
+                for i in range(width)
+            )
+        powers = Powers("", deal.extra("designation"), (), (), -1, -1, columns)
+        previous = history[-1] if history else None
+        decider = dict(previous.facts).get("lead_decider") if previous else None
+        start = info.after[previous.first_leader] if previous else 0
+        if isinstance(decider, int):
+            naming = replace(powers, choosing="leader")
+            return flow.begin_round(info, Phase.CHOOSE, decider, start, naming, hands=tuple(hands))
+        state = flow.begin_round(info, Phase.PLAY, start, start, powers, hands=tuple(hands))
+        return self._after_start(state)
+
+    def _after_start(self, state: State[Powers]) -> State[Powers]:
+        """Once the start player is known: choose sets (custom option), or play."""
+        if state.info.game.rules.sets:
+            return state._replace(
+                phase=Phase.CHOOSE,
+                current=self._next_chooser(state, state.leader),
+                extra=replace(state.extra, choosing="sets"),
+            )
+        return flow.settle(
+            state._replace(
+                phase=Phase.PLAY, current=state.leader, extra=replace(state.extra, choosing="")
+            )
+        )
+
+    def _next_chooser(self, state: State[Powers], seat: int) -> int:
+        """The next player after ``seat`` who chooses a set (never the virtual player)."""
+        nxt = state.info.after[seat]
+        return state.info.after[nxt] if state.info.game.players == 2 and nxt == VIRTUAL else nxt
+
+    # --- play ------------------------------------------------------------------------
+
+    def playable(
+        self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
+    ) -> tuple[Card, ...]:
+        """:func:`playable`."""
+        return playable(hand, trick)
+
+    def legal_actions(self, state: State[Powers]) -> tuple[int, ...]:
+        """LEADER (the Lead decider), DESIGNATE (sets), else the playable cards."""
+        if state.extra.choosing == "leader":
+            return tuple(actions.leader(s) for s in range(state.info.game.seats))
+        if state.extra.choosing == "sets":
+            return self._set_choices(state)
+        return playable(state.hands[state.current], state.trick)
+
+    def _set_choices(self, state: State[Powers]) -> tuple[int, ...]:
+        game = state.info.game
+        rules: Rules = game.rules
+        chosen = state.extra.sets
+        used_values = {c & 31 for c in chosen}
+        used_suits = {c >> 5 for c in chosen}
+        return tuple(
+            actions.designate(make_card(suit, value))
+            for suit in range(len(PALETTE.letters))
+            if not (rules.set_suits_distinct and suit in used_suits)
+            for value in self.values(game.players, rules)
+            if value not in used_values
+        )
+
+    def automatic_action(self, state: State[Powers]) -> int | None:
+        """The virtual player's card (HUND-TWO-3..5)."""
+        if (
+            state.info.game.players != 2
+            or state.current != VIRTUAL
+            or state.phase is not Phase.PLAY
+        ):
+            return None
+        return actions.play(virtual_card(state.extra.columns, state.trick))
+
+    def apply(self, state: State[Powers], action: int) -> State[Powers]:
+        """Name the start player, choose a set, or play a card (assigning powers as
+        matching cards fall, closing full tricks)."""
+        kind = actions.kind_of(action)
+        if kind is ActionKind.LEADER:
+            seat = actions.seat_of(action)
+            named = state._replace(
+                first_leader=seat, leader=seat, actions=(*state.actions, (state.current, action))
+            )
+            return self._after_start(named)
+        if kind is ActionKind.DESIGNATE:
+            return self._designate(state, action)
+        game = state.info.game
+        rules: Rules = game.rules
+        card = actions.card_of(action)
+        seat = state.current
+        after = flow.add_to_trick(state, action, card)
+        powers = after.extra
+        if game.players == 2 and seat == VIRTUAL:
+            columns = tuple((None if up == card else up, down) for up, down in powers.columns)
+            powers = replace(powers, columns=columns)
+            after = after._replace(actions=state.actions)  # the rules' doing, not a decision
+        if matches(card, powers, rules):
+            holders = assign(powers.holders, card, rules)
+            if holders != powers.holders:
+                first_trump = not powers.holders
+                powers = replace(
+                    powers,
+                    holders=holders,
+                    trump_trick=len(after.tricks) if first_trump else powers.trump_trick,
+                    trump_pos=len(after.trick) - 1 if first_trump else powers.trump_pos,
+                )
+        after = after._replace(extra=powers)
+        if len(after.trick) < game.seats:
+            return flow.settle(after)
+        trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
+        after = flow.close_trick(after, judge(after.trick, trump, start))
+        if game.players == 2:
+            after = after._replace(extra=replace(powers, columns=reveal(powers.columns)))
+        if after.hands[after.leader]:
+            return flow.settle(after)
+        return flow.end_round(after)
+
+    def _designate(self, state: State[Powers], action: int) -> State[Powers]:
+        """Record a chosen set; after five sets the start player leads (HUND-OPT-2)."""
+        sets = (*state.extra.sets, actions.card_of(action))
+        chosen = state._replace(
+            extra=replace(state.extra, sets=sets), actions=(*state.actions, (state.current, action))
+        )
+        if len(sets) < len(POWERS):
+            return chosen._replace(current=self._next_chooser(state, state.current))
+        return flow.settle(
+            chosen._replace(
+                phase=Phase.PLAY, current=state.leader, extra=replace(chosen.extra, choosing="")
+            )
+        )
+
+    def why_illegal(self, state: State[Powers], action: int) -> str:
+        """Why ``action`` is not legal here."""
+        kind = actions.kind_of(action)
+        if state.phase is Phase.CHOOSE:
+            wanted = (
+                "designate a set" if state.extra.choosing == "sets" else "name the start player"
+            )
+            return f"seat {state.current} must {wanted} now"
+        if kind is not ActionKind.PLAY:
+            return "the game expects a card to be played"
+        card = actions.card_of(action)
+        if card not in state.hands[state.current]:
+            return f"{self.palette.format(card)} is not in that seat's hand"
+        return f"the seat holds {self.palette.name(state.trick[0] >> 5)} and must follow suit"
+
+    def forbidding_clause(self, state: State[Powers], action: int) -> str:
+        """The clause the illegal ``action`` breaks."""
+        if state.phase is Phase.CHOOSE:
+            return "HUND-OPT-2" if state.extra.choosing == "sets" else "HUND-POWER-5"
+        card = actions.card_of(action)
+        if actions.kind_of(action) is not ActionKind.PLAY or card not in state.hands[state.current]:
+            return "HUND-PLAY-1"
+        return "HUND-PLAY-2"
+
+    def judge_trick(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> TrickResult:
+        """A trick on its own: ``context`` gives the powers held before it (``powers``)
+        and the round's ``designation`` or ``sets``; matching cards in the trick assign
+        powers as they fall, then :func:`judge` decides under ``trump-timing``."""
+        rules: Rules = game.rules
+        ctx = dict(context or {})
+        try:
+            holders = tuple(
+                self.palette.letters.index(x.strip().upper())
+                for x in ctx.get("powers", "").split(",")
+                if x.strip()
+            )
+            number = int(ctx["designation"]) if "designation" in ctx else None
+            sets = tuple(
+                self.palette.parse_all(x for x in ctx.get("sets", "").split(",") if x.strip())
+            )
+        except (ValueError, CardError) as exc:
+            raise OptionError(f"hund trick context: {exc}") from None
+        powers = Powers("", number, sets, holders, -1, -1, ())
+        for pos, card in enumerate(cards):
+            if matches(card, powers, rules):
+                new = assign(powers.holders, card, rules)
+                if new != powers.holders and not powers.holders:
+                    powers = replace(powers, holders=new, trump_trick=0, trump_pos=pos)
+                else:
+                    powers = replace(powers, holders=new)
+        trump, start = trump_window(powers, 0, rules.trump_timing, len(cards))
+        result = judge(cards, trump, start)
+        assigned = ", ".join(
+            f"{POWERS[i]}={self.palette.name(s)}" for i, s in enumerate(powers.holders)
+        )
+        return TrickResult(
+            result.cards,
+            result.winner,
+            result.taken,
+            result.aside,
+            result.clauses,
+            (*result.facts, ("powers", assigned or "none")),
+        )
+
+    def observation(self, state: State[Powers], seat: int) -> dict[str, Any]:
+        """``seat``'s view: its hand, the trick, the powers so far, the virtual player's
+        face-up cards, and the cards every seat has taken (tricks are public)."""
+        fmt = self.palette.format
+        powers = state.extra
+        return {
+            "seat": seat,
+            "round": state.info.index,
+            "phase": state.phase.name.lower(),
+            "current": state.current,
+            "hand": [fmt(c) for c in state.hands[seat]],
+            "leader": state.leader,
+            "trick": [fmt(c) for c in state.trick],
+            "designation": powers.designation,
+            "sets": [fmt(c) for c in powers.sets],
+            "powers": {POWERS[i]: self.palette.name(s) for i, s in enumerate(powers.holders)},
+            "virtual_display": [fmt(up) if up is not None else None for up, _ in powers.columns],
+            "taken": [[fmt(c) for c in t] for t in state.taken],
+            "totals": list(state.info.totals),
+        }
+
+    # --- scoring ---------------------------------------------------------------------
+
+    def _virtual(self, game: Game) -> int | None:
+        return VIRTUAL if game.players == 2 else None
+
+    def round_scores(self, state: State[Powers]) -> tuple[int, ...]:
+        """:func:`round_score` of the cards each seat took."""
+        game = state.info.game
+        return round_score(state.taken, state.extra.holders, game.rules, self._virtual(game))
+
+    def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
+        """:func:`round_score` of the cards the log's trick results hand each seat, with
+        the powers as the log's facts record them."""
+        taken: list[list[Card]] = [[] for _ in range(game.seats)]
+        for leader, result in log.tricks:
+            for offset, cards in result.taken:
+                taken[seat_after(log.seating, leader, offset)].extend(cards)
+        holders = [self.palette.letters.index(x) for x in dict(log.facts)["powers"]]
+        return round_score(taken, holders, game.rules, self._virtual(game))
+
+    def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
+        """After five rounds (HUND-GAME-1)."""
+        return rounds_played >= ROUNDS
+
+    def round_facts(self, state: State[Powers]) -> tuple[tuple[str, Any], ...]:
+        """The designation (or sets), the power holders, and the next Lead decider."""
+        game = state.info.game
+        powers = state.extra
+        decider = lead_decider(
+            state.taken,
+            powers.holders,
+            game.rules,
+            seating=state.info.seating,
+            start=state.first_leader,
+            virtual=self._virtual(game),
+        )
+        return (
+            ("designation", powers.designation),
+            ("sets", self.palette.format_all(powers.sets)),
+            ("powers", [self.palette.letters[s] for s in powers.holders]),
+            ("lead_decider", decider),
+        )
+
+
+@cache
+def _deck(low: int, high: int) -> tuple[Card, ...]:
+    return build_deck(range(5), range(low, high))
+
+
+HUND_RULESET = Hund()
