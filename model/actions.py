@@ -87,7 +87,10 @@ def card_of(action: int) -> Card:
 
 
 def action_to_string(action: int, palette: Palette) -> str:
-    """``action`` in notation (``R5``, ``select R5``, ``keep``, ``swap R5``)."""
+    """``action`` in notation (``R5``, ``select R5``, ``keep``, ``swap R5``); raises
+    ValueError or IndexError for an int that encodes no action of this palette."""
+    if action < 0:
+        raise ValueError(f"{action} is not an action")
     kind = kind_of(action)
     if kind is ActionKind.KEEP:
         return "keep"

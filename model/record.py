@@ -196,13 +196,18 @@ def replay(record: dict[str, Any]) -> State[Any]:
         for i, r in enumerate(record["rounds"])
     ]
     try:
-        state = game.new_state_from_deals(deals)
+        state = game.new_state_from_deals(deals, record.get("seed"))
     except TricklawError as exc:
         raise RecordError(f"deal: {exc}") from None
     for r_index, rnd in enumerate(record["rounds"]):
         where_round = f"round {r_index + 1}"
-        if state.round_index != r_index or state.is_terminal():
+        if state.is_terminal():
             raise RecordError(f"{where_round}: the game has already ended by the rules")
+        if state.round_index != r_index:
+            raise RecordError(
+                f"round {r_index}: the record stops before the round is over, yet "
+                f"{where_round} follows"
+            )
         for a_index, entry in enumerate(rnd["actions"]):
             where = f"{where_round}, action {a_index + 1}"
             if entry["seat"] != state.current_player():
@@ -229,19 +234,34 @@ def replay(record: dict[str, Any]) -> State[Any]:
         if "scores" in rnd:
             if len(state.history) <= r_index:
                 raise RecordError(f"{where_round}: the record scores a round that is not over")
-            rules_scores = list(state.history[r_index].scores)
-            if rnd["scores"] != rules_scores:
-                raise RecordError(
-                    f"{where_round}: the record's scores {rnd['scores']} differ from the "
-                    f"rules' {rules_scores}"
-                )
-    if record.get("complete") and not state.is_terminal():
-        raise RecordError("the record says the game is complete, but by the rules it goes on")
+            _check_round(rnd, _log_json(game, state.history[r_index]), where_round)
+        elif r_index < len(state.history):
+            _check_round(rnd, _log_json(game, state.history[r_index]), where_round)
+    if "complete" in record and record["complete"] != state.is_terminal():
+        said = "complete" if record["complete"] else "unfinished"
+        truth = "over" if state.is_terminal() else "not over"
+        raise RecordError(f"the record says the game is {said}, but by the rules it is {truth}")
+    if "winners" in record and state.is_terminal():
+        winners = list(game.ruleset.winners(game, state.returns()))
+        if record["winners"] != winners:
+            raise RecordError(
+                f"the record's winners {record['winners']} differ from the rules' {winners}"
+            )
     if "totals" in record and list(record["totals"]) != list(state.returns()):
         raise RecordError(
             f"the record's totals {record['totals']} differ from the rules' {list(state.returns())}"
         )
     return state
+
+
+def _check_round(recorded: dict[str, Any], expected: dict[str, Any], where: str) -> None:
+    """The recorded facts of a finished round against the rules' (fields the record has)."""
+    for key in ("scores", "first_leader", "dealer", "seating", "facts"):
+        if key in recorded and recorded[key] != expected[key]:
+            raise RecordError(
+                f"{where}: the record says {key} = {json.dumps(recorded[key])}, "
+                f"the rules give {json.dumps(expected[key])}"
+            )
 
 
 def _new_tricks(

@@ -38,8 +38,11 @@ class Ruleset(ABC, Generic[X]):
     implements: tuple[str, ...]
     """The clause ids this module implements (for coverage)."""
     clause: Mapping[str, str]
-    """The clause id stating each rule role: ``deck``, ``deal``, ``play`` (what may be
-    played), ``collect`` (who leads next), ``score-total``, ... (see each ruleset)."""
+    """The clause id stating each rule role: ``deck``, ``deal``, ``turn`` (whose turn,
+    what an action is), ``play`` (what may be played), ``collect`` (who leads next),
+    ``score-total``, ``game-end``, ... (see each ruleset)."""
+    pile_names: tuple[str, ...] = ()
+    """The names of the piles a deal of this ruleset may hold besides the hands."""
 
     # --- set-up ----------------------------------------------------------------------
 
@@ -83,6 +86,10 @@ class Ruleset(ABC, Generic[X]):
         """
         if len(deal.hands) != game.seats:
             raise CardError(f"the deal has {len(deal.hands)} hands for {game.seats} seats")
+        for name, _ in deal.piles:
+            if name not in self.pile_names:
+                known = ", ".join(self.pile_names) or "none"
+                raise CardError(f"the deal has a pile {name!r}; {self.id} deals piles: {known}")
         deck = self.deck(game.players, game.options)
         held = [c for hand in deal.hands for c in hand] + [c for _, p in deal.piles for c in p]
         counts = Counter(held)

@@ -92,11 +92,12 @@ class Game:
         """The first decision of a game whose deals come from ``seed``."""
         return self.ruleset.start_round(self, DealSource(seed, ()), 0, (0,) * self.seats, ())
 
-    def new_state_from_deals(self, deals: Sequence[Deal]) -> State[Any]:
-        """The first decision of a game with explicitly given deals (one per round)."""
+    def new_state_from_deals(self, deals: Sequence[Deal], seed: int | None = None) -> State[Any]:
+        """The first decision of a game with explicitly given deals (one per round);
+        rounds beyond them are dealt from ``seed`` when it is given."""
         for deal in deals:
             self.ruleset.check_deal(self, deal)
-        source = DealSource(None, tuple(deals))
+        source = DealSource(seed, tuple(deals))
         return self.ruleset.start_round(self, source, 0, (0,) * self.seats, ())
 
 
@@ -217,13 +218,20 @@ class State(NamedTuple, Generic[X]):
         Raises :class:`~tricklaw.errors.IllegalActionError` naming the rule
         clause when ``action`` is not legal here.
         """
-        if self.phase is Phase.OVER:
-            raise IllegalActionError("the game is over; no action is legal", "GAME-OVER")
         ruleset = self.info.game.ruleset
-        if action not in ruleset.legal_actions(self):
+        if self.phase is Phase.OVER:
             raise IllegalActionError(
-                f"seat {self.current} may not take {self.action_to_string(action)}: "
-                + ruleset.why_illegal(self, action),
+                "the game is over; no action is legal", ruleset.clause["game-end"]
+            )
+        if action not in ruleset.legal_actions(self):
+            try:
+                named = self.action_to_string(action)
+            except (ValueError, IndexError):
+                raise IllegalActionError(
+                    f"{action!r} is not an action of {ruleset.id}", ruleset.clause["turn"]
+                ) from None
+            raise IllegalActionError(
+                f"seat {self.current} may not take {named}: " + ruleset.why_illegal(self, action),
                 ruleset.forbidding_clause(self, action),
             )
         new_state: State[X] = ruleset.apply(self, action)

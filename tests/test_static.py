@@ -28,7 +28,10 @@ def package_dirs() -> dict[str, str]:
 def test_ruff_is_clean() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--no-cache", *SOURCE_DIRS],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
 
@@ -44,9 +47,21 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
                 shutil.copy2(item, target / item.name)
                 back[str(target / item.name)] = f"{folder}/{item.name}"
     run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--config-file", str(ROOT / "pyproject.toml"), "-p", "tricklaw"],
-        cwd=tree, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "-p",
+            "tricklaw",
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     report = run.stdout + run.stderr
     for copied, original in back.items():

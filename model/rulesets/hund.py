@@ -288,6 +288,7 @@ class Hund(Ruleset[Powers]):
     source = "004_b79a09774360d499.txt"
     player_counts = (2, 3, 4, 5)
     palette = PALETTE
+    pile_names = ("virtual-down", "virtual-up")
     option_specs = (
         OptionSpec(
             "trump-timing",

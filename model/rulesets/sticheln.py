@@ -193,6 +193,7 @@ class Sticheln(Ruleset[Selection]):
     """Sticheln in one :class:`Edition`."""
 
     player_counts = (3, 4, 5, 6)
+    pile_names = ("aside",)
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition

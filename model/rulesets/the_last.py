@@ -135,6 +135,7 @@ CLAUSES: Mapping[str, str] = MappingProxyType(
         "round-end": "LAST-ROUND-1",
         "score-total": "LAST-SCORE-1",
         "winner": "LAST-GAME-1",
+        "game-end": "LAST-D-ROUNDS",
         "ghost-deal": "LAST-GHOST-1",
         "ghost-pile": "LAST-GHOST-2",
         "ghost-play": "LAST-GHOST-3",
@@ -154,6 +155,7 @@ class TheLast(Ruleset[Table]):
     source = "002_18a5f98381d9736c.txt"
     player_counts = (2, 3, 4, 5)
     palette = PALETTE
+    pile_names = ("ghost", "points")
     option_specs = (
         OptionSpec(
             "rounds", 1, "rounds in a game", minimum=1, maximum=10_000, dispute="LAST-D-ROUNDS"

@@ -1,0 +1,300 @@
+"""Card conservation, proved by induction over each ruleset's state machine.
+
+Every place a card can be (a hand, the trick, a taken pile, the points pile,
+...) is a Z3 set of card numbers. The invariant, for one card ``k``:
+
+    Inv(k):  k in the deck  ->  k is in exactly one place
+             k not in deck  ->  k is in no place
+
+A **transition** (play, close a trick, keep, swap, ...) is written from the
+clause that states it, as new sets made from the old ones; it moves a
+symbolic card ``c`` or a whole set. The obligations:
+
+* **base**: the deal puts every card of the deck in exactly one place
+  (``Inv(k)`` after the deal clause);
+* **step**, per transition: ``Inv(k) and Inv(c) and pre and T  ->  Inv'(k)``
+  for a symbolic ``k``. Since ``k`` is arbitrary, this proves the invariant
+  for every card at once, for every deck size; the unsat core names the
+  transition's clause.
+
+A deliberately broken transition (a card dropped, a trick duplicated) gives a
+counterexample naming the card and the transition (see the tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import z3
+
+from tricklaw.proofs.solver import Outcome, Tracked, check, exactly_one
+
+Places = dict[str, z3.ArrayRef]
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One kind of move: its clause, the places it reads, and what it makes of them.
+
+    ``apply(places, c)`` returns the precondition and the new places; ``c`` is
+    the symbolic card it moves (if any).
+    """
+
+    name: str
+    clause: str
+    apply: Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The places and transitions of one ruleset at one table size."""
+
+    ruleset: str
+    places: tuple[str, ...]
+    deal_places: tuple[str, ...]
+    deal_clause: str
+    transitions: tuple[Transition, ...]
+
+
+def _sets(names: tuple[str, ...], tag: str) -> Places:
+    return {n: z3.Const(f"{n}_{tag}", z3.SetSort(z3.IntSort())) for n in names}
+
+
+def holds(places: Places, k: z3.ArithRef, deck: z3.BoolRef) -> z3.BoolRef:
+    """``Inv(k)``: a deck card in exactly one place, any other card in none."""
+    inside = [z3.IsMember(k, s) for s in places.values()]
+    return z3.If(deck, exactly_one(inside), z3.Not(z3.Or(*inside)))
+
+
+def deck_size() -> z3.ArithRef:
+    """The deck size, left symbolic: the proofs hold for every deck."""
+    return z3.Int("deck_size")
+
+
+def in_deck(k: z3.ArithRef) -> z3.BoolRef:
+    """Card numbers ``0 .. deck_size-1`` form the deck."""
+    return z3.And(k >= 0, k < deck_size())
+
+
+def base(machine: Machine, timeout_ms: int) -> Outcome:
+    """The deal leaves every deck card in exactly one place: the deal clause gives each
+    card one destination among the deal's places; all other places start empty."""
+    k = z3.Int("k")
+    dest = z3.Function("dealt_to", z3.IntSort(), z3.IntSort())
+    places = _sets(machine.places, "deal")
+    facts = []
+    for i, name in enumerate(machine.places):
+        if name in machine.deal_places:
+            index = machine.deal_places.index(name)
+            facts.append(places[name] == z3.Lambda([k], z3.And(in_deck(k), dest(k) == index)))
+        else:
+            facts.append(places[name] == z3.EmptySet(z3.IntSort()))
+        del i
+    x = z3.Int("x")
+    facts.append(
+        z3.ForAll(
+            [x], z3.Implies(in_deck(x), z3.And(dest(x) >= 0, dest(x) < len(machine.deal_places)))
+        )
+    )
+    claim = z3.Not(holds(places, k, in_deck(k)))
+    return check(
+        [
+            Tracked(machine.deal_clause, z3.And(*facts)),
+            Tracked("claim:card-misplaced-at-deal", claim),
+        ],
+        timeout_ms,
+        lambda m: {"card": m.eval(k, model_completion=True).as_long()},
+    )
+
+
+def step(machine: Machine, transition: Transition, timeout_ms: int) -> Outcome:
+    """``transition`` keeps the invariant for an arbitrary card."""
+    k, c = z3.Int("k"), z3.Int("c")
+    before = _sets(machine.places, "before")
+    pre, after = transition.apply(before, c)
+    frame = [after.get(name, before[name]) for name in machine.places]
+    after_all = dict(zip(machine.places, frame, strict=True))
+    return check(
+        [
+            Tracked(
+                "invariant", z3.And(holds(before, k, in_deck(k)), holds(before, c, in_deck(c)))
+            ),
+            Tracked(transition.clause, pre),
+            Tracked("claim:card-lost-or-doubled", z3.Not(holds(after_all, k, in_deck(k)))),
+        ],
+        timeout_ms,
+        lambda m: {
+            "card": m.eval(k, model_completion=True).as_long(),
+            "moved": m.eval(c, model_completion=True).as_long(),
+        },
+    )
+
+
+# --- moves shared by the machines ------------------------------------------------------------
+
+
+def move(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+    """Card ``c`` goes from place ``src`` (where it must be) to ``dst``."""
+
+    def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
+        return z3.IsMember(c, p[src]), {
+            src: z3.SetDel(p[src], c),
+            dst: z3.SetAdd(p[dst], c),
+        }
+
+    return apply
+
+
+def pour(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+    """Every card of ``src`` goes to ``dst``; ``src`` is left empty."""
+
+    def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
+        return z3.BoolVal(True), {
+            src: z3.EmptySet(z3.IntSort()),
+            dst: z3.SetUnion(p[dst], p[src]),
+        }
+
+    return apply
+
+
+def split(
+    src: str, one: str, rest: str
+) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+    """Card ``c`` of ``src`` goes to ``one``, the other cards of ``src`` to ``rest``."""
+
+    def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
+        return z3.IsMember(c, p[src]), {
+            src: z3.EmptySet(z3.IntSort()),
+            one: z3.SetAdd(p[one], c),
+            rest: z3.SetUnion(p[rest], z3.SetDel(p[src], c)),
+        }
+
+    return apply
+
+
+def swap(
+    hand: str, pending: str, down: str
+) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+    """The pending card goes into ``hand`` and hand card ``c`` face down (The Last)."""
+
+    def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
+        return z3.IsMember(c, p[hand]), {
+            hand: z3.SetUnion(z3.SetDel(p[hand], c), p[pending]),
+            pending: z3.EmptySet(z3.IntSort()),
+            down: z3.SetAdd(p[down], c),
+        }
+
+    return apply
+
+
+# --- the machines, from the clauses -----------------------------------------------------------
+
+
+def machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """The state machine of ``ruleset`` at a table of ``seats``; ``clause`` maps rule
+    roles to the clause ids of its text (the ruleset's ``clause`` table)."""
+    hands = tuple(f"hand{s}" for s in range(seats))
+    taken = tuple(f"taken{s}" for s in range(seats))
+    plays = tuple(
+        Transition(f"play seat {s}", clause["turn"], move(f"hand{s}", "trick"))
+        for s in range(seats)
+    )
+    if ruleset in ("sticheln-1993", "sticheln"):
+        picked = tuple(f"picked{s}" for s in range(seats))
+        moves = (
+            *[
+                Transition(f"pick seat {s}", clause["select"], move(f"hand{s}", f"picked{s}"))
+                for s in range(seats)
+            ],
+            *plays,
+            *[
+                Transition(
+                    f"seat {s} takes the trick", clause["collect"], pour("trick", f"taken{s}")
+                )
+                for s in range(seats)
+            ],
+            Transition("nobody takes the trick", clause["all-zero"], pour("trick", "aside")),
+        )
+        return Machine(
+            ruleset,
+            (*hands, *picked, "trick", *taken, "aside"),
+            (*hands, "aside"),
+            clause["deal"],
+            moves,
+        )
+    if ruleset == "the-last":
+        moves = (
+            Transition("turn up a points card", clause["turn-up"], move("points", "shown")),
+            *plays,
+            Transition("discard the trick", clause["collect"], pour("trick", "discard")),
+            *[
+                Transition(
+                    f"seat {s} wins the points card",
+                    clause["points-card"],
+                    pour("shown", f"pending{s}"),
+                )
+                for s in range(seats)
+            ],
+            *[
+                Transition(f"seat {s} keeps it", clause["decide"], pour(f"pending{s}", f"taken{s}"))
+                for s in range(seats)
+            ],
+            *[
+                Transition(
+                    f"seat {s} swaps it",
+                    clause["decide"],
+                    swap(f"hand{s}", f"pending{s}", f"taken{s}"),
+                )
+                for s in range(seats)
+            ],
+            *[
+                Transition(
+                    f"seat {s} takes the unused points cards",
+                    "LAST-D-UNUSED",
+                    pour("points", f"taken{s}"),
+                )
+                for s in range(seats)
+            ],
+        )
+        pending = tuple(f"pending{s}" for s in range(seats))
+        return Machine(
+            ruleset,
+            (*hands, "points", "shown", "trick", "discard", *pending, *taken),
+            (*hands, "points"),
+            clause["deal"],
+            moves,
+        )
+    if ruleset == "lowhigh":
+        moves = (
+            *plays,
+            *[
+                Transition(
+                    f"seat {lo} takes the highest card, seat {hi} the rest",
+                    clause["low-takes"],
+                    split("trick", f"taken{lo}", f"taken{hi}"),
+                )
+                for hi in range(seats)
+                for lo in range(seats)
+                if lo != hi
+            ],
+            *[
+                Transition(
+                    f"seat {s} takes the whole trick", "LH-D-SAMECARD", pour("trick", f"taken{s}")
+                )
+                for s in range(seats)
+            ],
+        )
+        return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+    if ruleset == "hund":
+        moves = (
+            *plays,
+            *[
+                Transition(
+                    f"seat {s} takes the trick", clause["collect"], pour("trick", f"taken{s}")
+                )
+                for s in range(seats)
+            ],
+        )
+        return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+    raise ValueError(f"no state machine for {ruleset}")

@@ -1,0 +1,257 @@
+"""The trick-level obligations, for any :class:`~tricklaw.proofs.tricks.TrickEncoding`.
+
+* **coverage**: every trick the deck allows matches some case of the text;
+* **overlap**: no trick matches two cases, unless the overlap is a recorded
+  dispute (then a *finding*, reported with its witness trick);
+* **outcome exists** and **outcome unique**: under the chosen readings every
+  trick has an outcome, and only one (exactly one recipient per card, or
+  nobody);
+* **no-winner exact**: nobody wins exactly when the text's no-winner
+  condition holds;
+* **ties**: whether the deck allows the ties the tie rule must break (a
+  witness if so, a proof if not), and that the winner is the one the tie rule
+  names;
+* **agreement**: the model's result equals the encoding's on every trick of
+  an enumeration (see :func:`agreement`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+
+import z3
+
+from tricklaw.model.cards import Card, make_card
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    FINDING,
+    PROVED,
+    UNKNOWN,
+    Outcome,
+    Tracked,
+    check,
+)
+from tricklaw.proofs.tricks import NOBODY, TrickEncoding
+
+
+def _all(formulas: Sequence[Tracked]) -> z3.BoolRef:
+    return z3.And(*[t.formula for t in formulas])
+
+
+def coverage(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """Every trick matches at least one case of the text."""
+    guards = z3.Or(*[c.guard for c in enc.text_cases()])
+    claim = Tracked("claim:some-case-applies", z3.Not(guards))
+    out = check(
+        [*enc.domain(), *[Tracked(c.clause, z3.BoolVal(True)) for c in enc.text_cases()], claim],
+        timeout_ms,
+        enc.decode,
+    )
+    gap = enc.recorded().get(frozenset({"gap"}))
+    if out.status == COUNTEREXAMPLE and gap:
+        out.status, out.detail = FINDING, f"gap recorded as {gap}"
+    return out
+
+
+def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
+    """Each pair of text cases: disjoint (proved), or overlapping (finding / counterexample)."""
+    cases = enc.text_cases()
+    results = []
+    for a, b in itertools.combinations(cases, 2):
+        out = check(
+            [*enc.domain(), Tracked(a.clause, a.guard), Tracked(b.clause, b.guard)],
+            timeout_ms,
+            enc.decode,
+        )
+        recorded = enc.recorded().get(frozenset({a.clause, b.clause}))
+        if out.status == COUNTEREXAMPLE:
+            if recorded:
+                out.status, out.detail = FINDING, f"overlap recorded as {recorded}"
+            else:
+                out.detail = "the two cases overlap and no dispute records it"
+        results.append((f"{a.clause} / {b.clause}", out))
+    return results
+
+
+def outcome_values(enc: TrickEncoding) -> Iterator[dict[str, int]]:
+    """Every value the outcome variables can take (``winner``: nobody or a card)."""
+    ranges = [range(NOBODY, enc.size) for _ in enc.outcome]
+    for values in itertools.product(*ranges):
+        yield dict(zip(enc.outcome, values, strict=True))
+
+
+def outcome_exists(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """No trick is left without an outcome by the rule under the readings."""
+    none_fits = z3.And(
+        *[
+            z3.Not(_all(enc.resolution({k: z3.IntVal(v) for k, v in values.items()})))
+            for values in outcome_values(enc)
+        ]
+    )
+    tracked = [
+        *enc.domain(),
+        *_relaxed(enc.resolution(enc.outcome)),
+        Tracked("claim:no-outcome", none_fits),
+    ]
+    return check(tracked, timeout_ms, enc.decode)
+
+
+def _relaxed(items: Sequence[Tracked]) -> list[Tracked]:
+    # Name the clauses in the core without constraining the free outcome variables.
+    return [Tracked(t.clause, z3.BoolVal(True)) for t in items]
+
+
+def outcome_unique(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """No trick has two different outcomes under the rule."""
+    other = enc.fresh_outcome("other")
+    differ = z3.Or(*[enc.outcome[k] != other[k] for k in enc.outcome])
+    tracked = [
+        *enc.domain(),
+        *enc.resolution(enc.outcome),
+        *enc.resolution(other),
+        Tracked("claim:two-outcomes", differ),
+    ]
+    return check(tracked, timeout_ms, enc.decode)
+
+
+def no_winner_exact(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """Nobody wins if and only if the text's no-winner condition holds."""
+    mismatch = (enc.outcome["winner"] == NOBODY) != enc.no_winner_condition()
+    tracked = [
+        *enc.domain(),
+        *enc.resolution(enc.outcome),
+        Tracked("claim:no-winner-mismatch", mismatch),
+    ]
+    return check(tracked, timeout_ms, enc.decode)
+
+
+def ties_possible(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """Whether the deck allows a tie the tie rule must break.
+
+    Reported as *proved* either way: ``unsat`` proves ties impossible;
+    ``sat`` proves them possible, with the witness trick.
+    """
+    out = check([*enc.domain(), Tracked("claim:tie", enc.tie_possible())], timeout_ms, enc.decode)
+    if out.status == PROVED:
+        out.detail = "no tie is possible with this deck"
+    elif out.status == COUNTEREXAMPLE:
+        out.status, out.detail = PROVED, "ties are possible; witness attached"
+    return out
+
+
+def tie_broken_as_written(enc: TrickEncoding, timeout_ms: int) -> Outcome:
+    """In every tie the winner is the one the tie rule names."""
+    tracked = [
+        *enc.domain(),
+        *enc.resolution(enc.outcome),
+        Tracked("claim:tie", enc.tie_possible()),
+        Tracked("claim:tie-rule-broken", z3.Not(enc.tie_winner(enc.outcome))),
+    ]
+    out = check(tracked, timeout_ms, enc.decode)
+    out.detail = enc.tie_rule
+    return out
+
+
+# --- model and encoding agree ---------------------------------------------------------------
+
+
+def colour_patterns(size: int, colours: int) -> Iterator[tuple[int, ...]]:
+    """Colour sequences up to renaming: the first card is colour 0 and each new
+    colour takes the next number (restricted growth strings)."""
+
+    def grow(prefix: tuple[int, ...], used: int) -> Iterator[tuple[int, ...]]:
+        if len(prefix) == size:
+            yield prefix
+            return
+        for c in range(min(used + 1, colours)):
+            yield from grow((*prefix, c), max(used, c + 1))
+
+    yield from grow((0,), 1)
+
+
+def tricks(
+    size: int, colours: int, values: Sequence[int], symmetric: bool
+) -> Iterator[tuple[Card, ...]]:
+    """Every trick of ``size`` distinct cards over ``colours`` and ``values``, or with
+    ``symmetric`` one per class of colour renaming."""
+    patterns = (
+        colour_patterns(size, colours)
+        if symmetric
+        else itertools.product(range(colours), repeat=size)
+    )
+    for pattern in patterns:
+        for vals in itertools.product(values, repeat=size):
+            cards = tuple(make_card(c, v) for c, v in zip(pattern, vals, strict=True))
+            if len(set(cards)) == size:
+                yield cards
+
+
+def agreement(
+    enc: TrickEncoding,
+    cases: Iterable[Sequence[Card]],
+    timeout_ms: int,
+    stop_after: float | None = None,
+) -> tuple[Outcome, int]:
+    """Compare the model with the encoding on every trick of ``cases``.
+
+    One incremental solver holds the deck and the rule; each trick is fixed
+    under ``push``/``pop`` and its outcome read off Z3's model. The first
+    disagreement is a counterexample with the trick, the model's and the
+    encoding's outcomes. Returns the outcome and the number of tricks compared.
+    """
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    for t in (*enc.domain(), *enc.resolution(enc.outcome)):
+        solver.add(t.formula)
+    start = time.perf_counter()
+    count = 0
+    clauses = tuple(sorted({t.clause for t in enc.resolution(enc.outcome)}))
+    palette = enc.game.ruleset.palette
+    for cards in cases:
+        if stop_after is not None and time.perf_counter() - start > stop_after:
+            break
+        solver.push()
+        solver.add(*enc.fix(cards))
+        answer = solver.check()
+        if answer != z3.sat:
+            solver.pop()
+            status = UNKNOWN if answer == z3.unknown else COUNTEREXAMPLE
+            return Outcome(
+                status,
+                time.perf_counter() - start,
+                clauses,
+                {"trick": palette.format_all(cards)},
+                "the encoding gives this trick no outcome",
+            ), count
+        got = {
+            k: solver.model().eval(v, model_completion=True).as_long()
+            for k, v in enc.outcome.items()
+        }
+        solver.pop()
+        want = enc.model_outcome(cards)
+        count += 1
+        if got != want:
+            return Outcome(
+                COUNTEREXAMPLE,
+                time.perf_counter() - start,
+                clauses,
+                {"trick": palette.format_all(cards), "model": want, "encoding": got},
+                "model and encoding disagree",
+            ), count
+    return Outcome(
+        PROVED, time.perf_counter() - start, clauses, detail=f"{count} tricks agree"
+    ), count
+
+
+Obligation = Callable[[TrickEncoding, int], Outcome]
+TRICK_OBLIGATIONS: Mapping[str, Obligation] = {
+    "coverage": coverage,
+    "outcome-exists": outcome_exists,
+    "outcome-unique": outcome_unique,
+    "no-winner-exact": no_winner_exact,
+    "ties-possible": ties_possible,
+    "tie-rule": tie_broken_as_written,
+}
+"""The single-result trick obligations by name (``overlap`` and ``agreement`` report more)."""

@@ -1,0 +1,196 @@
+"""One symbolic trick in Z3, and the interface every ruleset's trick encoding fills in.
+
+A :class:`TrickEncoding` is written from the clauses in ``spec/`` (never from
+the model's code). It declares, over the integer variables ``colour[i]`` and
+``value[i]`` of the ``i``-th card played (0 = the lead):
+
+* :meth:`~TrickEncoding.domain`: the deck for the player count and that the
+  cards are distinct (the deck clauses);
+* :meth:`~TrickEncoding.text_cases`: the resolution cases exactly as the text
+  states them, each a guard with its clause id, for the coverage and overlap
+  checks; overlaps and gaps the project has recorded as disputes are listed in
+  :attr:`~TrickEncoding.recorded`;
+* :meth:`~TrickEncoding.resolution`: the rule under the chosen readings,
+  relating the trick to its outcome variables (:attr:`~TrickEncoding.outcome`:
+  ``winner``, and for two-recipient rules ``low``), each assertion tracked by
+  its clause id. ``winner = -1`` means nobody wins.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from tricklaw.model.cards import Card
+from tricklaw.model.state import Game
+from tricklaw.proofs.solver import Tracked
+
+NOBODY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One resolution case as the text states it: when it applies (``guard``)."""
+
+    clause: str
+    guard: z3.BoolRef
+
+
+class TrickEncoding(ABC):
+    """The trick rule of one ruleset, one player count and one choice of readings."""
+
+    ruleset: str
+
+    def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
+        self.game = game
+        self.options = game.options
+        self.context = dict(context or {})
+        self.size = game.seats
+        self.colour = [z3.Int(f"colour_{i}") for i in range(self.size)]
+        self.value = [z3.Int(f"value_{i}") for i in range(self.size)]
+        self.outcome: dict[str, z3.ArithRef] = {"winner": z3.Int("winner")}
+
+    # --- what each ruleset states -------------------------------------------------------
+
+    def recorded(self) -> Mapping[frozenset[str], str]:
+        """Text-case overlaps (pairs of clause ids) and gaps (``frozenset({"gap"})``) the
+        project has recorded, each with the dispute id that records it."""
+        return {}
+
+    def no_winner_condition(self) -> z3.BoolRef:
+        """When the text gives a trick to nobody (false unless a rule says so)."""
+        return z3.BoolVal(False)
+
+    def tie_possible(self) -> z3.BoolRef:
+        """A tie that the tie rule must break (two competing cards of equal value)."""
+        return z3.BoolVal(False)
+
+    def tie_winner(self, outcome: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
+        """What the tie rule says of the outcome, stated on its own."""
+        return z3.BoolVal(True)
+
+    tie_rule = "no tie can arise"
+
+    @abstractmethod
+    def deck_table(self) -> tuple[int, range, str]:
+        """(number of colours, the values, the clause id) of the deck in play."""
+
+    @abstractmethod
+    def text_cases(self) -> list[Case]:
+        """The resolution cases as the text writes them."""
+
+    @abstractmethod
+    def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
+        """The rule under the chosen readings, for the outcome variables ``outcome``."""
+
+    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
+        """The model's outcome for ``cards`` in the encoding's terms (see subclasses)."""
+        result = self.game.ruleset.judge_trick(self.game, cards, self.model_context())
+        return {"winner": NOBODY if result.winner is None else result.winner}
+
+    def model_context(self) -> dict[str, str]:
+        """The trick context to hand the model (Hund: the powers)."""
+        return {}
+
+    # --- shared ----------------------------------------------------------------------
+
+    def domain(self) -> list[Tracked]:
+        """Each card in the deck, and no card twice (the deck clause)."""
+        colours, values, clause = self.deck_table()
+        out = [
+            Tracked(clause, z3.And(c >= 0, c < colours, values.start <= v, v < values.stop))
+            for c, v in zip(self.colour, self.value, strict=True)
+        ]
+        pairs = [
+            z3.Or(self.colour[i] != self.colour[j], self.value[i] != self.value[j])
+            for i in range(self.size)
+            for j in range(i + 1, self.size)
+        ]
+        out.append(Tracked(clause, z3.And(*pairs)))
+        return out
+
+    def fix(self, cards: Sequence[Card]) -> list[z3.BoolRef]:
+        """Constraints that make the symbolic trick the concrete ``cards``."""
+        return [
+            z3.And(c == card >> 5, v == card & 31)
+            for c, v, card in zip(self.colour, self.value, cards, strict=True)
+        ]
+
+    def fresh_outcome(self, tag: str) -> dict[str, z3.ArithRef]:
+        """A second copy of the outcome variables (for uniqueness proofs)."""
+        return {name: z3.Int(f"{name}_{tag}") for name in self.outcome}
+
+    def decode(self, model: z3.ModelRef) -> dict[str, Any]:
+        """A counterexample as the trick (in notation) and the outcome values."""
+        palette = self.game.ruleset.palette
+        cards = []
+        for c, v in zip(self.colour, self.value, strict=True):
+            colour = model.eval(c, model_completion=True).as_long()
+            value = model.eval(v, model_completion=True).as_long()
+            letter = palette.letters[colour] if 0 <= colour < len(palette.letters) else "?"
+            cards.append(f"{letter}{value}")
+        out: dict[str, Any] = {"trick": cards}
+        for name, var in self.outcome.items():
+            out[name] = model.eval(var, model_completion=True).as_long()
+        return out
+
+    # --- helpers for writing rules ---------------------------------------------------
+
+    def at(self, values: Sequence[z3.ArithRef], who: z3.ArithRef) -> z3.ArithRef:
+        """``values[who]`` for a symbolic index ``who``."""
+        out = values[-1]
+        for i in range(len(values) - 2, -1, -1):
+            out = z3.If(who == i, values[i], out)
+        return out
+
+    def is_one_of(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        """``who`` names an eligible card."""
+        return z3.Or(*[z3.And(who == i, e) for i, e in enumerate(eligible)])
+
+    def no_higher(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        """No eligible card has a greater value than card ``who``."""
+        top = self.at(self.value, who)
+        return z3.And(*[z3.Implies(e, v <= top) for e, v in zip(eligible, self.value, strict=True)])
+
+    def no_lower(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        """No eligible card has a smaller value than card ``who``."""
+        low = self.at(self.value, who)
+        return z3.And(*[z3.Implies(e, v >= low) for e, v in zip(eligible, self.value, strict=True)])
+
+    def earliest_of_equal(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        """No eligible card played before card ``who`` has its value."""
+        return z3.And(
+            *[
+                z3.Implies(
+                    who == i,
+                    z3.And(
+                        *[
+                            z3.Not(z3.And(eligible[j], self.value[j] == self.value[i]))
+                            for j in range(i)
+                        ]
+                    ),
+                )
+                for i in range(self.size)
+            ]
+        )
+
+    def latest_of_equal(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        """No eligible card played after card ``who`` has its value."""
+        return z3.And(
+            *[
+                z3.Implies(
+                    who == i,
+                    z3.And(
+                        *[
+                            z3.Not(z3.And(eligible[j], self.value[j] == self.value[i]))
+                            for j in range(i + 1, self.size)
+                        ]
+                    ),
+                )
+                for i in range(self.size)
+            ]
+        )

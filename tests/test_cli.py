@@ -1,0 +1,324 @@
+"""The ``tricklaw`` console script, run as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+clause = pytest.mark.clause
+
+
+def _script() -> str:
+    beside = Path(sys.executable).parent / "tricklaw"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("tricklaw")
+    assert found, "the tricklaw console script is not installed"
+    return found
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [_script(), *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def ok(*args: str) -> str:
+    proc = run(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def bad(*args: str) -> str:
+    """Run a command that must fail on bad input; its one error line."""
+    proc = run(*args)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("tricklaw: error:"), lines[0]
+    return lines[0]
+
+
+def trick_json(*args: str) -> dict[str, Any]:
+    out = ok("trick", *args, "--json")
+    assert len(out.strip().splitlines()) == 1
+    return json.loads(out)
+
+
+# --- rulesets ---------------------------------------------------------------------------------
+
+
+def test_rulesets_lists_both_sticheln_texts() -> None:
+    out = ok("rulesets")
+    assert "sticheln-1993" in out and "sticheln " in out
+    assert "--option follow=free" in out
+    assert "[STI-D-ZEROLEAD]" in out
+
+
+def test_rulesets_json_parses() -> None:
+    data = json.loads(ok("rulesets", "--json"))
+    by_id = {r["id"]: r for r in data}
+    assert {"sticheln-1993", "sticheln"} <= set(by_id)
+    old = by_id["sticheln-1993"]
+    assert old["players"] == [3, 4, 5, 6]
+    follow = next(o for o in old["options"] if o["name"] == "follow")
+    assert follow == {
+        "name": "follow",
+        "default": "free",
+        "choices": ["free", "follow-or-trump", "must-follow"],
+        "dispute": "STI93-D-FOLLOW",
+        "help": follow["help"],
+    }
+
+
+# --- play and replay --------------------------------------------------------------------------
+
+
+def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    out = ok("play", "sticheln", "-n", "4", "--seed", "42", "--record", str(path))
+    assert path.exists()
+    record = json.loads(path.read_text())
+    assert record["format"] == "tricklaw-record"
+    assert record["seed"] == 42 and record["players"] == 4 and record["complete"] is True
+    assert len(record["rounds"]) == 4
+    assert f"Totals: {record['totals']}" in out
+    replayed = ok("replay", str(path))
+    assert "record agrees with sticheln: 4 rounds" in replayed
+    assert str(record["totals"]) in replayed
+
+
+def test_play_record_to_stdout_is_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    ok("play", "sticheln-1993", "-n", "3", "--seed", "7", "--rounds", "2", "--record", str(path))
+    printed = json.loads(
+        ok("play", "sticheln-1993", "-n", "3", "--seed", "7", "--rounds", "2", "--record", "-")
+    )
+    assert printed == json.loads(path.read_text())
+    assert printed["options"]["rounds"] == 2
+
+
+@clause("STI93-LEAD-1", "STI93-DEAL-1")
+def test_play_prints_a_readable_log() -> None:
+    out = ok("play", "sticheln-1993", "-n", "3", "--seed", "4", "--rounds", "2")
+    lines = out.splitlines()
+    rounds = [line for line in lines if line.startswith("Round ")]
+    assert len(rounds) == 2
+    assert re.search(r"Round 1\b.*dealer seat 0.*seat 1 leads", rounds[0]), rounds[0]
+    assert re.search(r"Round 2\b.*dealer seat 1.*seat 2 leads", rounds[1]), rounds[1]
+    assert sum(1 for line in lines if "picked" in line) == 2
+    assert sum(1 for line in lines if line.lstrip().startswith("trick ")) == 28
+    assert any("STI93-TRICK-1" in line for line in lines)
+    assert sum(1 for line in lines if line.lstrip().startswith("scores: ")) == 2
+    assert any(line.startswith("Totals: ") for line in lines)
+    assert lines[-1].startswith("Winner")
+
+
+def test_play_is_deterministic() -> None:
+    args = ("play", "sticheln", "-n", "5", "--seed", "123")
+    assert ok(*args) == ok(*args)
+
+
+def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    ok("play", "sticheln", "-n", "3", "--seed", "1", "--record", str(path))
+    record = json.loads(path.read_text())
+    trick = record["rounds"][0]["tricks"][0]
+    trick["winner"] = (trick["winner"] + 1) % 3 if trick["winner"] is not None else 0
+    path.write_text(json.dumps(record))
+    line = bad("replay", str(path))
+    assert "round 1, trick 1" in line
+
+
+# --- trick ------------------------------------------------------------------------------------
+
+
+@clause("STI-TRICK-3", "STI-EX-TRICK-3")
+def test_trick_text_names_the_winner_and_clauses() -> None:
+    out = ok("trick", "sticheln", "-n", "4", "G11", "R5", "Y5", "G8")
+    first = out.splitlines()[0]
+    assert "seat +1 (R5)" in first
+    assert "G8" not in first.replace("G11 R5 Y5 G8", "")  # the loser is not named the winner
+    assert "decided by:" in out
+    assert "STI-TRICK-3:" in out and "STI-TRICK-2:" in out
+
+
+@clause("STI-TRICK-6")
+def test_trick_text_all_zero_has_no_winner() -> None:
+    out = ok("trick", "sticheln", "-n", "4", "B0", "Y0", "G0", "R0")
+    assert out.splitlines()[0].startswith("no winner")
+    assert "STI-TRICK-6:" in out
+
+
+@clause("STI-D-ZEROLEAD")
+def test_trick_text_compares_other_readings() -> None:
+    out = ok("trick", "sticheln", "-n", "3", "B0", "Y5", "G3")
+    assert "seat +1 (Y5)" in out.splitlines()[0]
+    other = [line for line in out.splitlines() if "zero-lead=first-nonzero" in line]
+    assert len(other) == 1
+    assert "seat +2 (G3)" in other[0]
+    same = ok("trick", "sticheln", "-n", "4", "G11", "R5", "Y5", "G8")
+    assert "zero-lead=first-nonzero: same result" in same
+
+
+@clause("STI-TRICK-2", "STI-EX-TRICK-2")
+def test_trick_json_has_winner_taken_clauses_readings() -> None:
+    data = trick_json("sticheln", "-n", "4", "Y9", "G5", "R6", "B4")
+    assert data["winner"] == 2
+    assert isinstance(data["winner"], int)
+    assert data["taken"] == {"2": ["Y9", "G5", "R6", "B4"]}
+    assert "STI-TRICK-2" in data["clauses"]
+    assert set(data["readings"]) == {"zero-lead"}
+    assert data["readings"]["zero-lead"]["first-nonzero"]["same"] is True
+
+
+@clause("STI93-D-ALLZERO", "STI93-TRICK-4")
+def test_trick_json_all_zero_readings() -> None:
+    cards = ("B0", "Y0", "G0", "R0")
+    no_winner = trick_json("sticheln-1993", "-n", "4", "-o", "all-zero=no-winner", *cards)
+    assert no_winner["winner"] is None
+    assert no_winner["taken"] == {}
+    assert no_winner["aside"] == list(cards)
+    assert "STI93-D-ALLZERO" in no_winner["clauses"]
+    leader = no_winner["readings"]["all-zero"]["leader-takes"]
+    assert leader["winner"] == 0 and leader["same"] is False
+    default = trick_json("sticheln-1993", "-n", "4", *cards)
+    assert default["winner"] == 0
+    assert default["options"]["all-zero"] == "leader-takes"
+
+
+@clause("STI-TRICK-6")
+def test_trick_json_later_edition_all_zero_has_no_winner() -> None:
+    assert trick_json("sticheln", "-n", "3", "B0", "Y0", "G0")["winner"] is None
+
+
+@clause("STI-D-ZEROLEAD")
+def test_trick_json_zero_lead_readings_differ() -> None:
+    data = trick_json(
+        "sticheln", "-n", "4", "-o", "zero-lead=first-nonzero", "B0", "Y5", "G3", "R0"
+    )
+    assert data["winner"] == 2
+    assert data["readings"]["zero-lead"]["lead-card"]["winner"] == 1
+    assert data["readings"]["zero-lead"]["lead-card"]["same"] is False
+
+
+@clause("STI93-D-DECK")
+def test_trick_deck_full_allows_cards_outside_the_table() -> None:
+    data = trick_json("sticheln-1993", "-n", "4", "-o", "deck=full", "Y6", "Y5", "Y2", "Y14")
+    assert data["winner"] == 3
+
+
+# --- bench and verify -------------------------------------------------------------------------
+
+
+def test_bench_prints_one_json_line_with_rounds_per_second() -> None:
+    out = ok("bench", "sticheln", "-n", "4", "--rounds", "6", "--seed", "3")
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert report["rounds"] == 6
+    assert report["rounds_per_s"] > 0
+    assert report["ruleset"] == "sticheln" and report["players"] == 4
+
+
+def test_bench_rounds_is_not_the_game_option() -> None:
+    # Regression: --rounds of bench once also set the game option 'rounds' (max 10000).
+    report = json.loads(ok("bench", "sticheln", "-n", "3", "--rounds", "7", "--seed", "1"))
+    assert report["rounds"] == 7
+    assert report["options"]["rounds"] == 0  # each benchmarked game is a whole game
+
+
+def test_verify_exits_0() -> None:
+    proc = run("verify", timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert " 0 failed" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("trick", "sticheln", "-n", "4", "R5", "Z3", "Y2", "G1"), "unknown colour 'Z'"),
+        (("trick", "sticheln", "-n", "4", "R5", "Rx", "Y2", "G1"), "not a whole number"),
+        (
+            ("trick", "sticheln-1993", "-n", "4", "Y14", "Y2", "Y3", "Y4"),
+            "Y14 is not in the 4-player deck of sticheln-1993 [STI93-DECK-2]",
+        ),
+        (("trick", "sticheln", "-n", "3", "A1", "Y2", "Y3"), "A1 is not in the 3-player deck"),
+        (("trick", "sticheln", "-n", "4", "R5", "R5", "Y2", "G1"), "R5 is played twice"),
+        (("trick", "sticheln", "-n", "4", "R5", "Y2", "G1"), "has 4 cards, not 3"),
+        (("trick", "sticheln", "-n", "3", "R5", "Y2", "G1", "B1"), "has 3 cards, not 4"),
+        (("trick", "bridge", "-n", "4", "R5", "Y2", "G1", "B3"), "unknown ruleset 'bridge'"),
+        (
+            ("trick", "sticheln", "-n", "4", "-o", "foo=bar", "R5", "Y2", "G1", "B3"),
+            "unknown option 'foo'",
+        ),
+        (
+            ("trick", "sticheln", "-n", "4", "-o", "zero-lead=maybe", "R5", "Y2", "G1", "B3"),
+            "no reading 'maybe'",
+        ),
+        (
+            ("trick", "sticheln", "-n", "4", "-o", "zero-lead", "R5", "Y2", "G1", "B3"),
+            "not of the form name=value",
+        ),
+        (
+            ("play", "sticheln-1993", "-n", "4", "-o", "rounds=many", "--seed", "1"),
+            "takes a whole number",
+        ),
+        (("play", "sticheln-1993", "-n", "4", "-o", "rounds=0", "--seed", "1"), "outside 1..10000"),
+        (
+            ("trick", "sticheln", "-n", "7", "R5", "Y2", "G1", "B3", "B4", "B5", "B6"),
+            "3-6 players, not 7",
+        ),
+        (("play", "sticheln", "-n", "7", "--seed", "1"), "3-6 players, not 7"),
+        (("play", "sticheln", "-n", "4", "--seed", "-1"), "--seed -1"),
+        (("play", "sticheln", "-n", "4"), "--seed"),
+        (("play", "sticheln", "-n", "four", "--seed", "1"), "invalid int value"),
+        (("frobnicate",), "invalid choice"),
+        ((), "required"),
+    ],
+)
+def test_bad_input_exits_2_with_one_error_line(args: tuple[str, ...], needle: str) -> None:
+    line = bad(*args)
+    assert needle in line
+
+
+def test_corrupt_record_file_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "tricklaw-record", "version": 1, "rou')
+    assert "not valid JSON" in bad("replay", str(path))
+    path.write_text(json.dumps({"format": "tricklaw-record", "version": 7}))
+    assert "record field" in bad("replay", str(path))
+    path.write_text("[]")
+    assert "not a JSON object" in bad("replay", str(path))
+
+
+def test_missing_record_file_exits_2(tmp_path: Path) -> None:
+    line = bad("replay", str(tmp_path / "nowhere.json"))
+    assert "cannot read" in line and "nowhere.json" in line
+
+
+def test_unwritable_record_path_exits_2(tmp_path: Path) -> None:
+    line = bad(
+        "play",
+        "sticheln",
+        "-n",
+        "3",
+        "--seed",
+        "1",
+        "--record",
+        str(tmp_path / "no-such-dir" / "game.json"),
+    )
+    assert "cannot write the record" in line
