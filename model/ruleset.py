@@ -106,6 +106,15 @@ class Ruleset(ABC, Generic[X]):
         if missing:
             raise CardError(f"the deal lacks {', '.join(self.palette.format_all(sorted(missing)))}")
 
+    def check_deals(self, game: Game, deals: Sequence[Deal]) -> None:
+        """Raise CardError unless ``deals`` could be a game's deals, round after round:
+        each passes :meth:`check_deal` (rulesets with rules across rounds add to this)."""
+        for index, deal in enumerate(deals):
+            try:
+                self.check_deal(game, deal)
+            except CardError as exc:
+                raise CardError(f"round {index + 1}: {exc}") from None
+
     @abstractmethod
     def start_round(
         self,

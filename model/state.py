@@ -95,8 +95,7 @@ class Game:
     def new_state_from_deals(self, deals: Sequence[Deal], seed: int | None = None) -> State[Any]:
         """The first decision of a game with explicitly given deals (one per round);
         rounds beyond them are dealt from ``seed`` when it is given."""
-        for deal in deals:
-            self.ruleset.check_deal(self, deal)
+        self.ruleset.check_deals(self, deals)
         source = DealSource(seed, tuple(deals))
         return self.ruleset.start_round(self, source, 0, (0,) * self.seats, ())
 

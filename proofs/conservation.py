@@ -112,16 +112,19 @@ def step(machine: Machine, transition: Transition, timeout_ms: int) -> Outcome:
     """``transition`` keeps the invariant for an arbitrary card."""
     k, c = z3.Int("k"), z3.Int("c")
     before = _sets(machine.places, "before")
-    pre, after = transition.apply(before, c)
-    frame = [after.get(name, before[name]) for name in machine.places]
-    after_all = dict(zip(machine.places, frame, strict=True))
+    after = _sets(machine.places, "after")
+    pre, changed = transition.apply(before, c)
+    effect = [after[name] == expr for name, expr in changed.items()]
+    frame = [after[name] == before[name] for name in machine.places if name not in changed]
     return check(
         [
             Tracked(
-                "invariant", z3.And(holds(before, k, in_deck(k)), holds(before, c, in_deck(c)))
+                "hypothesis:invariant",
+                z3.And(holds(before, k, in_deck(k)), holds(before, c, in_deck(c))),
             ),
-            Tracked(transition.clause, pre),
-            Tracked("claim:card-lost-or-doubled", z3.Not(holds(after_all, k, in_deck(k)))),
+            Tracked(transition.clause, z3.And(pre, *effect)),
+            Tracked("frame:other-places-unchanged", z3.And(*frame)),
+            Tracked("claim:card-lost-or-doubled", z3.Not(holds(after, k, in_deck(k)))),
         ],
         timeout_ms,
         lambda m: {

@@ -44,6 +44,21 @@ class TrickEncoding(ABC):
     """The trick rule of one ruleset, one player count and one choice of readings."""
 
     ruleset: str
+    readings: tuple[str, ...] = ()
+    """The options whose readings change the encoding (each combination is proved)."""
+    symmetric: bool = True
+    """Whether the rule treats colours alike, so that tricks equal up to renaming colours
+    have equal outcomes (enumerations may then take one trick per class)."""
+    order_only: bool = True
+    """Whether the rule looks at values only through their order (and, where a rule says
+    so, whether a value is zero), so that tricks with the same order type of values have
+    equal outcomes."""
+
+    @classmethod
+    def contexts(cls, game: Game) -> list[dict[str, Any]]:
+        """The trick contexts to prove the rule under (Hund: the powers); one empty
+        context for rules that need none."""
+        return [{}]
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
         self.game = game

@@ -16,19 +16,24 @@ For each ruleset (every player count, every reading where it matters):
   JSON record to the same state, repeat exactly from the same seed, and score
   every round as recomputed from the tricks' cards.
 
-Each result is ``pass`` or ``fail``; the command exits 1 if any check fails.
+the worked tricks as Z3 constraints (:mod:`tricklaw.proofs.example_constraints`),
+and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
+model-encoding agreement, card conservation), each ``proved``,
+``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
+witness). The command exits 1 if any check fails, any obligation has a
+counterexample, or any is unknown (a time-out is never counted as proved).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any, TextIO
 
-from tricklaw.errors import TricklawError
+from tricklaw.errors import OptionError, TricklawError
 from tricklaw.model.agents import random_step
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
@@ -36,26 +41,16 @@ from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
+from tricklaw.proofs import example_constraints, obligations
 from tricklaw.proofs.examples import check_examples
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
 
 SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
 
 SELF_CHECK_SEEDS = range(1, 9)
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One check's outcome."""
-
-    check: str
-    ruleset: str
-    players: str
-    status: str
-    seconds: float
-    clauses: tuple[str, ...]
-    detail: str
 
 
 def _timed(fn: Callable[[], tuple[bool, str]]) -> tuple[str, float, str]:
@@ -70,7 +65,7 @@ def _timed(fn: Callable[[], tuple[bool, str]]) -> tuple[str, float, str]:
 def _registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
     out = []
     status, secs, detail = _timed(lambda: (True, _describe_registry(ruleset.id)))
-    out.append(Result("registry", ruleset.id, "all", status, secs, (), detail))
+    out.append(Result("registry", ruleset.id, "all", "all", status, secs, (), detail))
     if status == "fail":
         return out
 
@@ -82,7 +77,7 @@ def _registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
         return True, f"{len(ruleset.implements)} cited ids exist"
 
     status, secs, detail = _timed(cites)
-    out.append(Result("model-cites-spec", ruleset.id, "all", status, secs, (), detail))
+    out.append(Result("model-cites-spec", ruleset.id, "all", "all", status, secs, (), detail))
 
     def options_match() -> tuple[bool, str]:
         registry = load_registry(ruleset.id)
@@ -107,7 +102,7 @@ def _registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
         return True, f"{sum(1 for d in registry.disputes if d.option)} disputes with switches"
 
     status, secs, detail = _timed(options_match)
-    out.append(Result("options-are-disputes", ruleset.id, "all", status, secs, (), detail))
+    out.append(Result("options-are-disputes", ruleset.id, "all", "all", status, secs, (), detail))
     return out
 
 
@@ -147,6 +142,7 @@ def _example_results(ruleset: Ruleset[Any]) -> list[Result]:
                 f"example {name}",
                 ruleset.id,
                 "",
+                "every reading",
                 "fail" if bad else "pass",
                 secs,
                 cs[0].clauses,
@@ -186,7 +182,7 @@ def _shuffle_check() -> Result:
         )
 
     status, secs, detail = _timed(run)
-    return Result("shuffle-vectors", "all", "", status, secs, (), detail)
+    return Result("shuffle-vectors", "all", "", "", status, secs, (), detail)
 
 
 def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
@@ -223,35 +219,118 @@ def _self_check(ruleset: Ruleset[Any], players: int) -> Result:
         return True, f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds"
 
     status, secs, detail = _timed(run)
-    return Result("self-check", ruleset.id, str(players), status, secs, (), detail)
+    return Result("self-check", ruleset.id, str(players), "default", status, secs, (), detail)
 
 
-def collect(ruleset_id: str | None) -> list[Result]:
-    """Every check for one ruleset, or for all of them."""
-    rulesets = [get_ruleset(ruleset_id)] if ruleset_id else list(RULESETS.values())
+@dataclass(frozen=True)
+class Scope:
+    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings."""
+
+    ruleset: str | None = None
+    players: int | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    timeout_ms: int = 30_000
+
+
+def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
+    """Every check and proof in ``scope``."""
+    rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
+    for ruleset in rulesets:
+        known = {s.name for s in ruleset.option_specs}
+        unknown = [k for k in scope.options if k not in known]
+        if unknown and scope.ruleset:
+            raise OptionError(f"{ruleset.id}: unknown option {unknown[0]!r}")
+        if scope.ruleset and scope.players is not None:
+            ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
+    progress("shuffle vectors")
     results = [_shuffle_check()]
     for ruleset in rulesets:
+        counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
+        options = {
+            k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}
+        }
+        progress(f"{ruleset.id}: registry and worked examples")
         results += _registry_checks(ruleset)
         results += _example_results(ruleset)
-        results += [_self_check(ruleset, n) for n in ruleset.player_counts]
+        results += example_constraints.example_results(ruleset, scope.timeout_ms)
+        for n in counts:
+            progress(f"{ruleset.id} {n}p: self-check")
+            results.append(_self_check(ruleset, n))
+            results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
+            progress(f"{ruleset.id} {n}p: conservation")
+            results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
     return results
 
 
-def run_verify(ruleset_id: str | None, json_path: str | None, out: TextIO) -> int:
-    """Run :func:`collect`, print a table, write the JSON report; the exit status."""
-    results = collect(ruleset_id)
-    width = max(len(r.check) for r in results)
+BAD = frozenset({"fail", COUNTEREXAMPLE, UNKNOWN})
+"""Statuses that make ``verify`` exit non-zero: a failed check, a counterexample, and
+``unknown`` (a time-out is never counted as proved)."""
+
+
+def _render(results: list[Result], out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, width=200 if not out.isatty() else None)
+    table = Table(title="tricklaw verify", show_lines=False)
+    for heading in ("obligation", "ruleset", "players", "reading", "status", "time", "clauses"):
+        table.add_column(heading, overflow="fold")
+    colours = {PROVED: "green", "pass": "green", FINDING: "yellow", UNKNOWN: "magenta"}
     for r in results:
-        where = f"{r.ruleset} {r.players}".strip()
-        out.write(f"{r.status:4}  {r.check:<{width}}  {where:<18} {r.seconds:7.3f}s  {r.detail}\n")
-        if r.clauses:
-            out.write(f"{'':6}{'':<{width}}  clauses: {', '.join(r.clauses)}\n")
-    failed = sum(r.status != "pass" for r in results)
-    out.write(f"{len(results) - failed} passed, {failed} failed\n")
+        colour = colours.get(r.status, "red")
+        table.add_row(
+            r.obligation,
+            r.ruleset,
+            r.players,
+            r.reading,
+            f"[{colour}]{r.status}[/{colour}]",
+            f"{r.seconds:.3f}s",
+            ", ".join(c for c in r.clauses if ":" not in c),
+        )
+    console.print(table)
+    for r in results:
+        if r.status not in {PROVED, "pass"}:
+            witness = f" witness: {json.dumps(r.witness)}" if r.witness else ""
+            console.print(
+                f"{r.status}: {r.obligation} {r.ruleset} {r.players} [{r.reading}]: "
+                f"{r.detail}{witness}",
+                markup=False,
+                highlight=False,
+            )
+
+
+def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
+    """Run :func:`collect`, print the table, write the JSON report; the exit status."""
+    from rich.progress import Progress
+
+    start = time.perf_counter()
+    if out.isatty():
+        with Progress(transient=True) as bar:
+            task = bar.add_task("verifying", total=None)
+            results = collect(scope, lambda text: bar.update(task, description=text))
+    else:
+        results = collect(scope)
+    seconds = time.perf_counter() - start
+    _render(results, out)
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    bad = sum(n for status, n in counts.items() if status in BAD)
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    out.write(f"{len(results)} obligations in {seconds:.1f}s: {summary}\n")
+    out.write(f"{len(results) - bad} passed, {bad} failed\n")
     if json_path:
         report = {
             "format": "tricklaw-verify",
             "version": 1,
+            "scope": {
+                "ruleset": scope.ruleset,
+                "players": scope.players,
+                "options": dict(scope.options),
+                "timeout_ms": scope.timeout_ms,
+            },
+            "seconds": round(seconds, 3),
+            "counts": counts,
             "results": [asdict(r) for r in results],
         }
         try:
@@ -259,4 +338,4 @@ def run_verify(ruleset_id: str | None, json_path: str | None, out: TextIO) -> in
                 json.dump(report, fh, indent=1)
         except OSError as exc:
             raise TricklawError(f"cannot write {json_path}: {exc.strerror}") from None
-    return 1 if failed else 0
+    return 1 if bad else 0

@@ -302,9 +302,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run every check: registries, worked examples, model self-checks."""
-    from tricklaw.proofs.verify import run_verify
+    from tricklaw.proofs.verify import Scope, run_verify
 
-    return run_verify(args.ruleset, args.json_path, sys.stdout)
+    if args.players is not None and args.players < 1:
+        raise TricklawError(f"--players must be at least 1, not {args.players}")
+    if args.timeout < 1:
+        raise TricklawError(f"--timeout must be at least 1 millisecond, not {args.timeout}")
+    scope = Scope(args.ruleset, args.players, parse_option_args(args.option or []), args.timeout)
+    return run_verify(scope, args.json_path, sys.stdout)
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -392,6 +397,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("verify", help="run every check and proof")
     p.add_argument("ruleset", nargs="?", help="only this ruleset")
+    p.add_argument("--players", "-n", type=int, help="only this player count")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="fix an option's reading instead of proving every reading (repeatable)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=30_000,
+        metavar="MS",
+        help="time-out per obligation in milliseconds (default 30000); a time-out is unknown",
+    )
     p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
     p.set_defaults(func=cmd_verify)
 

@@ -450,15 +450,40 @@ class Hund(Ruleset[Powers]):
                     f"seat {seat} is dealt {len(deal.hands[seat])} cards, not {size} [HUND-GAP-2]"
                 )
         if game.players == 2:
-            rows = len(deal.pile("virtual-down")) + len(deal.pile("virtual-up"))
-            if deal.hands[VIRTUAL] or rows != size:
+            downs = size // 2 if game.rules.extra_up else size - size // 2
+            shape = (len(deal.pile("virtual-down")), len(deal.pile("virtual-up")))
+            if deal.hands[VIRTUAL] or shape != (downs, size - downs):
                 raise CardError(
-                    "the virtual player's cards belong in the piles 'virtual-down' and "
-                    "'virtual-up' [HUND-TWO-2]"
+                    f"the virtual player's {size} cards lie as {downs} face down "
+                    f"('virtual-down') and {size - downs} face up ('virtual-up'), not "
+                    f"{shape[0]} and {shape[1]} [HUND-TWO-2]"
                 )
         number = deal.extra("designation")
         if not game.rules.sets and number not in BASE_DESIGNATIONS:
             raise CardError(f"the deal's designation {number} is not one of 1-5 [HUND-DESIG-1]")
+        if game.rules.sets and number is not None:
+            raise CardError("with designation sets a deal has no designated number [HUND-OPT-2]")
+
+    def check_deals(self, game: Game, deals: Sequence[Deal]) -> None:
+        """Each deal, plus five rounds at most and the designated numbers in turn: each
+        of 1-5 once (``designation=shuffled``) or round ``r`` using ``r`` (``ascending``)."""
+        super().check_deals(game, deals)
+        if len(deals) > ROUNDS:
+            raise CardError(f"{len(deals)} deals for a game of {ROUNDS} rounds [HUND-GAME-1]")
+        if game.rules.sets:
+            return
+        numbers = [deal.extra("designation") for deal in deals]
+        for index, number in enumerate(numbers):
+            if game.rules.ascending and number != index + 1:
+                raise CardError(
+                    f"round {index + 1} designates {number}; with designation=ascending it "
+                    f"designates {index + 1} [HUND-D-DESIGNATION]"
+                )
+            if number in numbers[:index]:
+                raise CardError(
+                    f"round {index + 1} designates {number} again; each designation card is "
+                    "used once [HUND-D-DESIGNATION]"
+                )
 
     def start_round(
         self,

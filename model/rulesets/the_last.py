@@ -241,6 +241,17 @@ class TheLast(Ruleset[Table]):
                 )
         if game.players == 2 and (deal.hands[GHOST] or len(deal.pile("ghost")) != size):
             raise CardError("the ghost's 12 cards belong in the pile 'ghost' [LAST-GHOST-1]")
+        if game.players != 2 and deal.pile("ghost"):
+            raise CardError(
+                f"a deal for {game.players} players has no ghost pile; only two players play "
+                "with the ghost [LAST-GHOST-1]"
+            )
+        tricks = size
+        if len(deal.pile("points")) < tricks:
+            raise CardError(
+                f"the points pile holds {len(deal.pile('points'))} cards for {tricks} tricks "
+                "[LAST-DEAL-2]"
+            )
         if deal.first_leader is None or not 0 <= deal.first_leader < game.players:
             raise CardError("the deal names no first player among the players [LAST-LEAD-1]")
 

@@ -1,0 +1,202 @@
+"""The Z3 obligations of every ruleset, player count and reading, as verify results.
+
+For each ruleset, player count, combination of the readings its trick encoding
+depends on, and trick context (Hund: the powers held):
+
+* the trick obligations of :mod:`tricklaw.proofs.trick_obligations`
+  (coverage, overlap, outcome exists, outcome unique, no-winner exact, ties
+  possible, tie rule);
+* **agreement** of model and encoding: exhaustive for the smallest table of
+  each ruleset (one trick per class of colour renaming when the rule treats
+  colours alike, and with values reduced to their order type when the rule
+  reads values only by order: both reductions are sound because the clauses,
+  and so the encoding, only compare colours for equality and values by order
+  (and with zero); the model's invariance under both is tested separately by
+  property tests), and on a seeded sample of tricks for the larger tables;
+* **card conservation** by induction over the state machine
+  (:mod:`tricklaw.proofs.conservation`): the deal (base) and every transition
+  (step).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tricklaw.model.cards import Card
+from tricklaw.model.rng import SplitMix64, shuffled
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game
+from tricklaw.proofs import conservation, trick_obligations
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.tricks import TrickEncoding
+
+EXHAUSTIVE_LIMIT = 12_000
+"""At most this many tricks are compared one by one in an exhaustive agreement check."""
+SAMPLE_SIZE = 400
+"""Tricks compared in a sampled agreement check."""
+STATUS_ORDER = (PROVED, "pass", FINDING, UNKNOWN, COUNTEREXAMPLE, "fail")
+
+
+@dataclass
+class Result:
+    """One obligation or check, as the verify table and JSON report show it."""
+
+    obligation: str
+    ruleset: str
+    players: str
+    reading: str
+    status: str
+    seconds: float
+    clauses: tuple[str, ...] = ()
+    detail: str = ""
+    witness: dict[str, Any] = field(default_factory=dict)
+
+
+def worst(statuses: list[str]) -> str:
+    """The most serious of ``statuses``."""
+    return max(statuses, key=STATUS_ORDER.index)
+
+
+def reading_combinations(
+    ruleset: Ruleset[Any], names: tuple[str, ...], chosen: Mapping[str, str]
+) -> Iterator[dict[str, str]]:
+    """Every combination of the readings of options ``names`` this ruleset has,
+    each fixed to ``chosen`` where given."""
+    specs = [s for s in ruleset.option_specs if s.name in names and s.choices]
+    choices = [[chosen[s.name]] if s.name in chosen else list(s.choices) for s in specs]
+    for values in itertools.product(*choices):
+        yield {s.name: v for s, v in zip(specs, values, strict=True)}
+
+
+def _label(readings: Mapping[str, Any], context: Mapping[str, Any]) -> str:
+    parts = [f"{k}={v}" for k, v in readings.items()]
+    parts += [f"{k}={v}" for k, v in context.items() if v is not None]
+    return ", ".join(parts) or "default"
+
+
+def _result(name: str, enc: TrickEncoding, label: str, out: Outcome) -> Result:
+    return Result(
+        name,
+        enc.game.ruleset.id,
+        str(enc.game.players),
+        label,
+        out.status,
+        out.seconds,
+        out.clauses,
+        out.detail,
+        out.witness,
+    )
+
+
+def _agreement_cases(
+    enc: TrickEncoding, exhaustive: bool, seed: int
+) -> tuple[Iterator[tuple[Card, ...]], str]:
+    game = enc.game
+    if exhaustive:
+        colours, values, _ = enc.deck_table()
+        size = enc.size
+        patterns = (
+            sum(1 for _ in trick_obligations.colour_patterns(size, colours))
+            if enc.symmetric
+            else colours**size
+        )
+        if patterns * len(values) ** size <= EXHAUSTIVE_LIMIT:
+            how = "every trick" + (" up to colour renaming" if enc.symmetric else "")
+            return trick_obligations.tricks(size, colours, values, enc.symmetric), how
+        if enc.order_only:
+            reduced = values[: size + 1]
+            if patterns * len(reduced) ** size <= EXHAUSTIVE_LIMIT * 4:
+                how = "every order type of values" + (
+                    " up to colour renaming" if enc.symmetric else ""
+                )
+                return trick_obligations.tricks(size, colours, reduced, enc.symmetric), how
+    deck = game.ruleset.deck(game.players, game.options)
+    rng = SplitMix64(seed)
+
+    def sample() -> Iterator[tuple[Card, ...]]:
+        for _ in range(SAMPLE_SIZE):
+            yield tuple(shuffled(deck, rng)[: enc.size])
+
+    return sample(), f"{SAMPLE_SIZE} seeded random tricks"
+
+
+def trick_results(
+    ruleset: Ruleset[Any],
+    players: int,
+    chosen: Mapping[str, str],
+    timeout_ms: int,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[Result]:
+    """Every trick obligation of ``ruleset`` at ``players`` under every reading."""
+    cls = ENCODINGS[ruleset.id]
+    out: list[Result] = []
+    smallest = players == ruleset.player_counts[0]
+    for readings in reading_combinations(ruleset, cls.readings, chosen):
+        game = ruleset.make_game(players, {**chosen, **readings})
+        for context in cls.contexts(game):
+            enc = cls(game, context)
+            label = _label(readings, context)
+            progress(f"{ruleset.id} {players}p {label}")
+            for name, obligation in trick_obligations.TRICK_OBLIGATIONS.items():
+                out.append(_result(name, enc, label, obligation(enc, timeout_ms)))
+            pairs = trick_obligations.overlaps(enc, timeout_ms)
+            statuses = [o.status for _, o in pairs] or [PROVED]
+            notes = [
+                f"{name}: {o.detail} {o.witness.get('trick', '')}"
+                for name, o in pairs
+                if o.status != PROVED
+            ]
+            out.append(
+                Result(
+                    "overlap",
+                    ruleset.id,
+                    str(players),
+                    label,
+                    worst(statuses),
+                    sum(o.seconds for _, o in pairs),
+                    tuple(sorted({c for _, o in pairs for c in o.clauses if ":" not in c})),
+                    "; ".join(notes) or f"{len(pairs)} pairs of cases disjoint",
+                    next((o.witness for _, o in pairs if o.status != PROVED), {}),
+                )
+            )
+            cases, how = _agreement_cases(enc, smallest, seed=players * 1000 + len(out))
+            agree, _ = trick_obligations.agreement(enc, cases, timeout_ms)
+            agree.detail = f"{agree.detail}; {how}" if agree.status == PROVED else agree.detail
+            out.append(_result("agreement", enc, label, agree))
+    return out
+
+
+def conservation_results(ruleset: Ruleset[Any], players: int, timeout_ms: int) -> list[Result]:
+    """Card conservation at the deal and across every transition of the state machine."""
+    game: Game = ruleset.make_game(players)
+    machine = conservation.machine(ruleset.id, game.seats, ruleset.clause)
+    base = conservation.base(machine, timeout_ms)
+    steps = [(t, conservation.step(machine, t, timeout_ms)) for t in machine.transitions]
+    bad = [f"{t.name}: {o.status} {o.witness}" for t, o in steps if o.status != PROVED]
+    return [
+        Result(
+            "conservation-base",
+            ruleset.id,
+            str(players),
+            "all",
+            base.status,
+            base.seconds,
+            base.clauses,
+            "the deal places every card once",
+            base.witness,
+        ),
+        Result(
+            "conservation-step",
+            ruleset.id,
+            str(players),
+            "all",
+            worst([o.status for _, o in steps]),
+            sum(o.seconds for _, o in steps),
+            tuple(sorted({c for _, o in steps for c in o.clauses if ":" not in c})),
+            "; ".join(bad) or f"all {len(steps)} transitions keep every card in exactly one place",
+        ),
+    ]
