@@ -221,3 +221,49 @@ def test_card_numbers_in_encodings_match_the_model() -> None:
     assert solver.check() == z3.sat
     solver.add(*enc.fix((make_card(0, 12), make_card(1, 0), make_card(4, 5), make_card(2, 7))))
     assert solver.check() == z3.unsat  # R12 is not in the four-player deck (values 0-11)
+
+
+# --- the verify command ---------------------------------------------------------------------
+
+
+def _verify(*args: str) -> Any:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "tricklaw"
+    return subprocess.run(
+        [str(exe), "verify", *args], check=False, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_verify_writes_a_json_report_with_every_obligation(tmp_path: Any) -> None:
+    import json
+
+    path = tmp_path / "report.json"
+    proc = _verify("lowhigh", "--players", "3", "--json", str(path))
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    report = json.loads(path.read_text())
+    assert report["format"] == "tricklaw-verify"
+    names = {r["obligation"] for r in report["results"]}
+    assert {"coverage", "outcome-unique", "agreement", "conservation-step"} <= names
+    # Worked examples keep the player count of their text; everything else is scoped.
+    scoped = [r for r in report["results"] if not r["obligation"].startswith("example")]
+    assert all(r["players"] in {"3", "all", ""} for r in scoped)
+    assert all(r["status"] in {"pass", PROVED, FINDING} for r in report["results"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope"], "unknown ruleset 'nope'"),
+        (["sticheln", "--players", "9"], "sticheln is for 3-6 players, not 9"),
+        (["sticheln", "--option", "zero-lead=x"], "has no reading 'x'"),
+        (["--timeout", "0"], "--timeout must be at least 1"),
+    ],
+)
+def test_verify_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    proc = _verify(*args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tricklaw: error:") and message in lines[0]

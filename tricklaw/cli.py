@@ -61,6 +61,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
                         "title": r.title,
                         "source": r.source,
                         "players": list(r.player_counts),
+                        "trick_context": dict(r.trick_context),
                         "options": [
                             {
                                 "name": s.name,
@@ -86,6 +87,8 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
             dispute = f"  [{s.dispute}]" if s.dispute else ""
             setting = f"{s.name}={s.default}"
             _out(f"    --option {setting:<22} {values:<34} {s.help}{dispute}")
+        for name, text in r.trick_context:
+            _out(f"    trick --context {name}=...: {text}")
     return 0
 
 
