@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tricklaw.model.rng import SplitMix64, agent_rng
-from tricklaw.model.state import Game, State
+from tricklaw.model.state import Game, Phase, State
 
 
 def random_step(state: State[Any], rng: SplitMix64) -> State[Any]:
@@ -27,9 +27,13 @@ def play_random_game(game: Game, seed: int, max_rounds: int | None = None) -> St
     for target-total games that random play may never finish).
     """
     state = game.new_initial_state(seed)
-    rng = agent_rng(seed)
-    while not state.is_terminal():
-        if max_rounds is not None and len(state.history) >= max_rounds:
+    below = agent_rng(seed).below
+    # The ruleset's own legal_actions/apply: the same transitions as State.apply_action,
+    # without re-checking legality of an action just taken from legal_actions.
+    legal_actions, apply = game.ruleset.legal_actions, game.ruleset.apply
+    while state.phase is not Phase.OVER:
+        if max_rounds is not None and len(state.info.history) >= max_rounds:
             break
-        state = random_step(state, rng)
+        legal = legal_actions(state)
+        state = apply(state, legal[below(len(legal))])
     return state

@@ -108,6 +108,9 @@ def remove_from_hand(
 def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
     """The current player plays ``card`` (by ``action``); the turn passes clockwise."""
     seat = state.current
+    hands = state.hands
+    hand = hands[seat]
+    i = hand.index(card)
     # Positional, in field order: this is the hottest line of every simulation.
     return State(
         state.info,
@@ -115,7 +118,7 @@ def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
         state.info.after[seat],
         state.first_leader,
         state.leader,
-        remove_from_hand(state.hands, seat, card),
+        (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :]),
         (*state.trick, card),
         state.taken,
         state.aside,

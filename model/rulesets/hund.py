@@ -162,7 +162,7 @@ def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
     if not trick:
         return tuple(hand)
     lead = trick[0] >> 5
-    return tuple(c for c in hand if c >> 5 == lead) or tuple(hand)
+    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
 
 
 def virtual_card(columns: Sequence[tuple[Card | None, Card | None]], trick: Sequence[Card]) -> Card:
@@ -581,22 +581,24 @@ class Hund(Ruleset[Powers]):
     def apply(self, state: State[Powers], action: int) -> State[Powers]:
         """Name the start player, choose a set, or play a card (assigning powers as
         matching cards fall, closing full tricks)."""
-        kind = actions.kind_of(action)
-        if kind is ActionKind.LEADER:
-            seat = actions.seat_of(action)
-            named = state._replace(
-                first_leader=seat, leader=seat, actions=(*state.actions, (state.current, action))
-            )
-            return self._after_start(named)
-        if kind is ActionKind.DESIGNATE:
+        if state.phase is Phase.CHOOSE:
+            if actions.kind_of(action) is ActionKind.LEADER:
+                seat = actions.seat_of(action)
+                named = state._replace(
+                    first_leader=seat,
+                    leader=seat,
+                    actions=(*state.actions, (state.current, action)),
+                )
+                return self._after_start(named)
             return self._designate(state, action)
         game = state.info.game
         rules: Rules = game.rules
         card = actions.card_of(action)
         seat = state.current
+        virtual_game = game.players == 2
         after = flow.add_to_trick(state, action, card)
         powers = after.extra
-        if game.players == 2 and seat == VIRTUAL:
+        if virtual_game and seat == VIRTUAL:
             columns = tuple((None if up == card else up, down) for up, down in powers.columns)
             powers = replace(powers, columns=columns)
             after = after._replace(actions=state.actions)  # the rules' doing, not a decision
@@ -610,15 +612,16 @@ class Hund(Ruleset[Powers]):
                     trump_trick=len(after.tricks) if first_trump else powers.trump_trick,
                     trump_pos=len(after.trick) - 1 if first_trump else powers.trump_pos,
                 )
-        after = after._replace(extra=powers)
+        if powers is not after.extra:
+            after = after._replace(extra=powers)
         if len(after.trick) < game.seats:
-            return flow.settle(after)
+            return flow.settle(after) if virtual_game else after
         trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
         after = flow.close_trick(after, judge(after.trick, trump, start))
         if game.players == 2:
             after = after._replace(extra=replace(powers, columns=reveal(powers.columns)))
         if after.hands[after.leader]:
-            return flow.settle(after)
+            return flow.settle(after) if virtual_game else after
         return flow.end_round(after)
 
     def _designate(self, state: State[Powers], action: int) -> State[Powers]:

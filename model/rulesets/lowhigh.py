@@ -82,7 +82,7 @@ def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
     if not trick:
         return tuple(hand)
     lead = trick[0] >> 5
-    return tuple(c for c in hand if c >> 5 == lead) or tuple(hand)
+    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
 
 
 def score(cards: Sequence[Card]) -> int:

@@ -156,12 +156,12 @@ def playable(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) -> tu
         return hand
     lead = colour_of(trick[0])
     if follow == "follow-or-trump":
-        allowed = tuple(c for c in hand if colour_of(c) == lead or value_of(c) != 0)
+        allowed = tuple([c for c in hand if colour_of(c) == lead or value_of(c) != 0])
         return allowed or hand
-    same = tuple(c for c in hand if colour_of(c) == lead)
+    same = tuple([c for c in hand if colour_of(c) == lead])
     if same:
         return same
-    trumps = tuple(c for c in hand if value_of(c) != 0)
+    trumps = tuple([c for c in hand if value_of(c) != 0])
     return trumps or hand
 
 

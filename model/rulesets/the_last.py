@@ -107,9 +107,9 @@ def playable(
         if free_last:
             return tuple(hand)
         played = {c >> 5 for c in trick}
-        return tuple(c for c in hand if c >> 5 in played) or tuple(hand)
+        return tuple([c for c in hand if c >> 5 in played]) or tuple(hand)
     lead = trick[0] >> 5
-    return tuple(c for c in hand if c >> 5 == lead) or tuple(hand)
+    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
 
 
 def penalty(face_down: Sequence[Card]) -> int:
