@@ -3,19 +3,19 @@
 As in OpenSpiel, an action is an ``int``; its kind sits in the high bits and
 its payload (a card or a seat) in the low eight bits:
 
-========  =====  ==================  ============================================
-kind      code   notation            meaning
-========  =====  ==================  ============================================
-PLAY      0      ``R5``              play card R5 to the current trick
-SELECT    1      ``select R5``       choose R5 as a hidden, then revealed, card
-                                     (Sticheln's misery / unwanted card)
-KEEP      2      ``keep``            keep the card just won face down (The Last)
-SWAP      3      ``swap R5``         take the card just won into hand and lay R5
-                                     face down instead (The Last)
-LEADER    4      ``leader 2``        name seat 2 to start the round (Hund's Lead)
-DESIGNATE 5      ``designate R5``    choose the set suit red / designation card 5
-                                     (Hund's custom option)
-========  =====  ==================  ============================================
+=========  =====  ==================  ============================================
+kind       code   notation            meaning
+=========  =====  ==================  ============================================
+PLAY       0      ``R5``              play card R5 to the current trick
+SELECT     1      ``select R5``       choose R5 as a hidden, then revealed, card
+                                      (Sticheln's misery / unwanted card)
+KEEP       2      ``keep``            keep the card just won face down (The Last)
+SWAP       3      ``swap R5``         take the card just won into hand and lay R5
+                                      face down instead (The Last)
+LEADER     4      ``leader 2``        name seat 2 to start the round (Hund's Lead)
+DESIGNATE  5      ``designate R5``    choose the set suit red / designation card 5
+                                      (Hund's custom option)
+=========  =====  ==================  ============================================
 
 The notation is what records, the CLI and the live oracle use.
 """

@@ -228,6 +228,7 @@ def machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
         )
     if ruleset == "the-last":
         moves = (
+            # Each trick begins by turning up the top points card (LAST-TRICK-1).
             Transition("turn up a points card", clause["turn-up"], move("points", "shown")),
             *plays,
             Transition("discard the trick", clause["collect"], pour("trick", "discard")),

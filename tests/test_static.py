@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests"]
+SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests", "docs/_ext"]
 
 
 def package_dirs() -> dict[str, str]:

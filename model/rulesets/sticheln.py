@@ -146,7 +146,7 @@ def playable(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) -> tu
     ``follow-or-trump`` (a lead-colour card or a trump card, i.e. any card but
     a zero of another colour, unless the hand holds nothing else) or
     ``must-follow`` (the lead colour if possible, else a trump card if
-    possible, else anything). The leader may always play any card.
+    possible, else anything). The leader may always play any card (STI93-LEAD-2).
 
     Under every reading a card's legality is anti-monotone in the hand: adding
     cards to a hand can forbid a card, never allow one (tested). The worked
@@ -182,7 +182,8 @@ def card_points(misery: int, cards: Sequence[Card]) -> int:
 
 def score(picked: Card, taken: Sequence[Card]) -> int:
     """A player's round score: his taken cards and his picked card, which counts
-    against him like any card of its colour (STI93-SCORE-3, STI-SCORE-3)."""
+    against him like any card of its colour (STI93-SCORE-3, STI-SCORE-3), so that he
+    starts the round below zero unless he picked a zero (STI93-SCORE-4)."""
     return card_points(colour_of(picked), (picked, *taken))
 
 
@@ -192,7 +193,7 @@ def score(picked: Card, taken: Sequence[Card]) -> int:
 class Sticheln(Ruleset[Selection]):
     """Sticheln in one :class:`Edition`."""
 
-    player_counts = (3, 4, 5, 6)
+    player_counts = (3, 4, 5, 6)  # three to six players (STI93-SETUP-1; STI-DECK-1)
     pile_names = ("aside",)
 
     def __init__(self, edition: Edition) -> None:
@@ -443,6 +444,10 @@ STICHELN_1993 = Sticheln(
         palette=Palette(
             ("red", "orange", "yellow", "green", "blue", "purple"), ("R", "O", "Y", "G", "B", "P")
         ),
+        # The palette is the 90-card deck's six colours, values 0-14 (STI93-DECK-1). The table
+        # of lines 15-23: six players use all 90 (STI93-DECK-3); five drop purple
+        # (STI93-DECK-4); four also drop 12-14 (STI93-DECK-5); three also drop 9-14
+        # (STI93-DECK-6).
         decks={6: (6, 14), 5: (5, 14), 4: (5, 11), 3: (5, 8)},
         options=(
             OptionSpec(
@@ -474,6 +479,8 @@ STICHELN_1993 = Sticheln(
                 choices=("rounds", "target"),
                 dispute="STI93-D-END",
             ),
+            # The defaults are the text's suggested lengths: 10 rounds or 100 points
+            # (STI93-GAME-2).
             OptionSpec("rounds", 10, "number of rounds with end=rounds", minimum=1, maximum=10_000),
             OptionSpec("target", 100, "target total with end=target", minimum=1, maximum=10_000),
         ),
@@ -514,6 +521,8 @@ STICHELN = Sticheln(
         palette=Palette(
             ("red", "yellow", "green", "blue", "purple", "grey"), ("R", "Y", "G", "B", "P", "A")
         ),
+        # Three players: five colours, 0-8 (STI-DECK-2); four: 0-11 (STI-DECK-3); five: 0-14
+        # (STI-DECK-4); six: the five colours plus grey, 0-14 (STI-DECK-5).
         decks={6: (6, 14), 5: (5, 14), 4: (5, 11), 3: (5, 8)},
         options=(
             OptionSpec(

@@ -1,0 +1,68 @@
+"""Sphinx configuration of the tricklaw documentation.
+
+Build: ``python -m sphinx -W -n -b html docs docs/_build/html`` (after
+``pip install '.[test]'``). The pages under ``generated/`` are written at build time by
+the project's extension ``_ext/tricklaw_docs.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+# The repository root holds a folder ``tricklaw/`` that is only part of the package (the
+# install maps model/, spec/ and proofs/ into it). When Sphinx runs from the root, drop the
+# root from sys.path so that the *installed* package is imported.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != DOCS.parent]
+sys.path.insert(0, str(DOCS / "_ext"))
+
+project = "tricklaw"
+author = "the tricklaw authors"
+copyright = "tricklaw authors, MIT licence"
+try:
+    from tricklaw import __version__ as release
+except ImportError:  # pragma: no cover - the package must be installed to build the docs
+    release = "unknown"
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "tricklaw_docs",
+]
+
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", ".gitignore"]
+
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+html_theme = "furo"
+html_title = f"tricklaw {release}"
+html_static_path = ["_static"]
+html_show_sourcelink = False
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"show-inheritance": True}
+
+# Rounds per (ruleset, player count) in the score-distribution plot.
+tricklaw_plot_rounds = 200
+
+# Nitpicky mode (-n): references to types outside this project cannot resolve without
+# intersphinx (the build must work offline), so they are ignored by module.
+nitpick_ignore_regex = [
+    (r"py:.*", r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io)(\..*)?"),
+    (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),
+    (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|TextIO|NoReturn|Generic)"),
+    (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),
+    (r"py:.*", r"(tuple|dict|list|set|frozenset|type)\[.*"),
+    # The type variables of generic classes (``Ruleset[X]``, ``State[X]``, ``shuffled``).
+    (r"py:.*", r"(tricklaw\..*\.)?(T|X)"),
+]
+# An attribute set in ``__init__`` (no docstring of its own), named in a module docstring.
+# ``Obligation`` is a type alias of ``tricklaw.proofs.trick_obligations`` (no docstring, so
+# autodoc does not document it), named in ``tricklaw.proofs.solver``'s module docstring.
+nitpick_ignore = [("py:attr", "TrickEncoding.outcome"), ("py:class", "Obligation")]

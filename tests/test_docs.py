@@ -1,0 +1,127 @@
+"""The documentation: the traceability check, the clause role, and a full Sphinx build.
+
+The clause scanner and the rules of the check live in ``docs/_ext/tricklaw_trace.py``
+(the docs' traceability matrix renders the same data):
+
+* every normative clause (kind not advice, info or example) is cited in ``model/``
+  (overviews of a game's aim, kind ``game`` with ``-AIM-`` in the id, are exempt) and
+  by a ``@clause`` test;
+* every clause of kind ``trick`` is cited in ``proofs/``.
+
+The build runs ``python -m sphinx -W -n -b html docs <tmp>`` from outside the repository,
+so it documents the installed package, exactly as after ``pip install '.[test]'``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tricklaw.model.rulesets import RULESETS
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _trace() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "tricklaw_trace", DOCS / "_ext" / "tricklaw_trace.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tricklaw_trace"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+trace = _trace()
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_every_normative_clause_is_implemented_and_tested(ruleset_id: str) -> None:
+    traces = trace.trace(ruleset_id)
+    no_code = [t.clause_id for t in traces if t.needs_code and not t.code]
+    no_test = [t.clause_id for t in traces if t.needs_test and not t.test]
+    assert no_code == [], f"{ruleset_id}: no citation in model/ of {', '.join(no_code)}"
+    assert no_test == [], f"{ruleset_id}: no @clause test of {', '.join(no_test)}"
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_every_trick_clause_has_a_proof_citation(ruleset_id: str) -> None:
+    traces = trace.trace(ruleset_id)
+    assert any(t.kind == "trick" for t in traces)
+    missing = [t.clause_id for t in traces if t.needs_proof and not t.proof]
+    assert missing == [], f"{ruleset_id}: no citation in proofs/ of {', '.join(missing)}"
+
+
+def test_only_aim_overviews_are_exempt_from_code() -> None:
+    exempt = [
+        t.clause_id for r in RULESETS for t in trace.trace(r) if t.normative and not t.needs_code
+    ]
+    assert exempt and all("-AIM-" in cid for cid in exempt)
+
+
+def test_the_scanners_agree_with_the_clause_coverage_test() -> None:
+    _, proof, test = trace.all_citations()
+    assert "test_sticheln_clauses.py" in {c.path.rsplit("/", 1)[-1] for c in test["STI93-TRICK-3"]}
+    assert any(c.how == "assertion" for c in proof["STI93-TRICK-5"])
+    assert trace.ids_in("(STI93-SELECT-1..3, STI-TRICK-2/3)") == [
+        "STI93-SELECT-1",
+        "STI93-SELECT-2",
+        "STI93-SELECT-3",
+        "STI-TRICK-2",
+        "STI-TRICK-3",
+    ]
+
+
+def _sphinx(src: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html", str(src), str(out)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_an_unknown_clause_id_fails_the_build(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'tricklaw_docs']\n"
+        "tricklaw_generate = False\n",
+        encoding="utf-8",
+    )
+    (src / "index.md").write_text("# Test\n\nSee {clause}`STI93-TRICK-99`.\n", encoding="utf-8")
+    run = _sphinx(src, tmp_path / "out", tmp_path)
+    assert run.returncode != 0
+    assert "unknown clause id 'STI93-TRICK-99'" in run.stderr
+
+
+def test_the_docs_build_without_warnings(tmp_path: Path) -> None:
+    out = tmp_path / "html"
+    start = time.perf_counter()
+    run = _sphinx(DOCS, out, tmp_path)
+    seconds = time.perf_counter() - start
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    assert seconds < 120, f"the docs build took {seconds:.0f} s"
+    for page in RULESETS:
+        html = (out / "generated" / "rulesets" / f"{page}.html").read_text(encoding="utf-8")
+        prefix = trace.known_ids([page])
+        assert all(f'id="clause-{cid.lower()}"' in html for cid in prefix if "-D-" not in cid)
+    disputes = (out / "generated" / "disputes.html").read_text(encoding="utf-8")
+    assert 'id="dispute-sti93-d-allzero"' in disputes
+    assert "tl-card" in disputes
+    matrix = (out / "generated" / "matrix.html").read_text(encoding="utf-8")
+    assert "tl-gap" in matrix  # the legend; no row may show a gap:
+    assert matrix.count("✗ missing") == 1
+    assert (out / "_images" / "scores.png").stat().st_size > 10_000
+    assert "tricklaw replay" in (out / "generated" / "cli.html").read_text(encoding="utf-8")
