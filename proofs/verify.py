@@ -18,7 +18,9 @@ For each ruleset (every player count, every reading where it matters):
 
 the worked tricks as Z3 constraints (:mod:`tricklaw.proofs.example_constraints`),
 and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
-model-encoding agreement, card conservation), each ``proved``,
+model-encoding agreement, card conservation) and the score bounds of
+:mod:`tricklaw.proofs.bounds` (each proved on a sound relaxation and met by a
+witness the model replays), each ``proved``,
 ``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
 witness). The command exits 1 if any check fails, any obligation has a
 counterexample, or any is unknown (a time-out is never counted as proved).
@@ -41,7 +43,7 @@ from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import example_constraints, obligations
+from tricklaw.proofs import bounds, example_constraints, obligations
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
@@ -259,6 +261,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
+            progress(f"{ruleset.id} {n}p: score bounds")
+            results += bounds.bounds_results(ruleset, n, scope.timeout_ms)
     return results
 
 
@@ -288,6 +292,9 @@ def _render(results: list[Result], out: TextIO) -> None:
             ", ".join(c for c in r.clauses if ":" not in c),
         )
     console.print(table)
+    bounds_table = _bounds_table(results)
+    if bounds_table is not None:
+        console.print(bounds_table)
     for r in results:
         if r.status not in {PROVED, "pass"}:
             witness = f" witness: {json.dumps(r.witness)}" if r.witness else ""
@@ -297,6 +304,26 @@ def _render(results: list[Result], out: TextIO) -> None:
                 markup=False,
                 highlight=False,
             )
+
+
+def _bounds_table(results: list[Result]) -> Any:
+    """The score bounds, one row per ruleset and player count (None when there are none)."""
+    from rich.table import Table
+
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for r in results:
+        if r.obligation in {"score-max", "score-min"}:
+            value = r.witness.get("score")
+            shown = f"{value}" if r.status == PROVED else f"{r.status}: {r.detail}"
+            rows.setdefault((r.ruleset, r.players), {})[r.obligation] = shown
+    if not rows:
+        return None
+    table = Table(title="round score of one player: proved bounds met by replayed witnesses")
+    for heading in ("ruleset", "players", "least", "greatest"):
+        table.add_column(heading)
+    for (ruleset, players), cells in rows.items():
+        table.add_row(ruleset, players, cells.get("score-min", ""), cells.get("score-max", ""))
+    return table
 
 
 def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
