@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tricklaw.model.cards import make_card
 from tricklaw.model.rulesets import get_ruleset
@@ -267,3 +269,33 @@ def test_verify_bad_input_is_one_line_and_exit_2(args: list[str], message: str) 
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tricklaw: error:") and message in lines[0]
+
+
+# --- model and encoding agree on Hypothesis-sampled large tricks ---------------------------
+
+
+LARGE = [
+    ("sticheln-1993", 6, {}),
+    ("sticheln-1993", 5, {"all-zero": "no-winner"}),
+    ("sticheln", 6, {"zero-lead": "first-nonzero"}),
+    ("the-last", 5, {}),
+    ("lowhigh", 6, {"same-card": "among-rest"}),
+    ("hund", 5, {"trump-timing": "from-card", "more-cards": "yes"}),
+]
+
+
+@clause("STI93-TRICK-5", "STI-TRICK-2", "LAST-TRICK-3", "LH-TRICK-4", "HUND-TRICK-1")
+@settings(max_examples=60, deadline=None, database=None)
+@given(data=st.data())
+def test_model_and_encoding_agree_on_sampled_large_tricks(data: st.DataObject) -> None:
+    ruleset_id, players, options = data.draw(st.sampled_from(LARGE))
+    ruleset = get_ruleset(ruleset_id)
+    game = ruleset.make_game(players, options)
+    deck = ruleset.deck(players, game.options)
+    cards = data.draw(st.permutations(deck))[: game.seats]
+    contexts = ENCODINGS[ruleset_id].contexts(game)
+    context = data.draw(st.sampled_from(contexts))
+    enc = ENCODINGS[ruleset_id](game, context)
+    out, count = trick_obligations.agreement(enc, [tuple(cards)], TIMEOUT)
+    assert count == 1
+    assert out.status == PROVED, out.witness
