@@ -350,6 +350,13 @@ def _add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
         p.add_argument("--rounds", type=int, help="number of rounds (sets option rounds)")
 
 
+def _cores() -> int:
+    """The CPUs this process may use."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tricklaw`` command."""
     parser = _Parser(prog="tricklaw", description="The rules lawyer for trick-taking card games.")
@@ -394,7 +401,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=5000,
         help="rounds to play, over as many games as needed (default 5000)",
     )
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=_cores(),
+        help=f"worker processes (default: the CPUs available, here {_cores()}; 1 = one core)",
+    )
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     p.set_defaults(func=cmd_bench)
 
