@@ -78,14 +78,26 @@ class Ruleset(ABC, Generic[X]):
         shuffled it) serves any further draw the rules make, such as a random first player,
         and ``history`` (the rounds before) any draw without replacement across rounds."""
 
+    @abstractmethod
+    def hand_size(self, game: Game) -> int:
+        """How many cards each player is dealt (automatic seats may differ)."""
+
     def check_deal(self, game: Game, deal: Deal) -> None:
         """Raise CardError unless ``deal`` could have come from :meth:`cut`.
 
-        The shared check: the right number of hands, hands and piles together
-        hold each card of the deck exactly once.
+        The shared check: the right number of hands, each player's hand of
+        :meth:`hand_size` cards (the ``deal`` clause), only known piles, and hands
+        and piles together holding each card of the deck exactly once.
         """
         if len(deal.hands) != game.seats:
             raise CardError(f"the deal has {len(deal.hands)} hands for {game.seats} seats")
+        size = self.hand_size(game)
+        for seat in range(game.players):
+            if len(deal.hands[seat]) != size:
+                raise CardError(
+                    f"seat {seat} is dealt {len(deal.hands[seat])} cards; with {game.players} "
+                    f"players {self.id} deals {size} each [{self.clause['deal']}]"
+                )
         for name, _ in deal.piles:
             if name not in self.pile_names:
                 known = ", ".join(self.pile_names) or "none"

@@ -16,24 +16,24 @@ from typing import Any
 
 from tricklaw.errors import SpecError
 
-CLAUSE_KINDS = frozenset(
-    [
-        "definition",
-        "setup",
-        "deal",
-        "select",
-        "lead",
-        "play",
-        "trick",
-        "collect",
-        "round",
-        "score",
-        "game",
-        "example",
-        "advice",
-        "info",
-    ]
+CLAUSE_KIND_ORDER = (
+    "definition",
+    "setup",
+    "deal",
+    "select",
+    "lead",
+    "play",
+    "trick",
+    "collect",
+    "round",
+    "score",
+    "game",
+    "example",
+    "advice",
+    "info",
 )
+"""The clause kinds, in the order a rulebook tells them."""
+CLAUSE_KINDS = frozenset(CLAUSE_KIND_ORDER)
 DISPUTE_KINDS = frozenset({"contradiction", "gap", "edition"})
 
 Lines = tuple[tuple[int, int], ...]

@@ -274,7 +274,8 @@ def test_a_deal_with_unequal_hands_is_rejected_naming_the_clause() -> None:
     deal = game.new_initial_state(5).info.deal
     hands = [list(h) for h in deal.hands]
     hands[1].append(hands[0].pop())
-    with pytest.raises(CardError, match=r"seat 0 is dealt 9 cards, not 10 \[HUND-GAP-2\]"):
+    message = r"seat 0 is dealt 9 cards; with 3 players hund deals 10 each \[HUND-GAP-2\]"
+    with pytest.raises(CardError, match=message):
         game.new_state_from_deals([Deal(tuple(map(tuple, hands)), extras=deal.extras)])
 
 

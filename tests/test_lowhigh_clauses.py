@@ -136,7 +136,10 @@ def test_the_shuffled_deck_is_dealt_15_each_in_blocks(players: int, seed: int) -
 def test_a_hand_of_14_is_rejected() -> None:
     hands = [list(h) for h in deal3().hands]
     hands[1].append(hands[0].pop())
-    with pytest.raises(CardError, match=r"seat 0 is dealt 14 cards, not 15 \[LH-DEAL-1\]"):
+    with pytest.raises(
+        CardError,
+        match=r"seat 0 is dealt 14 cards; with 3 players lowhigh deals 15 each \[LH-DEAL-1\]",
+    ):
         make(3).new_state_from_deals([Deal(tuple(map(tuple, hands)))])
 
 

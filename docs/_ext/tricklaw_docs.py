@@ -52,6 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import tricklaw_trace as trace
 
+from tricklaw.spec import CLAUSE_KIND_ORDER
+
 LOG = logging.getLogger(__name__)
 ROOT = trace.ROOT
 GEN = "generated"
@@ -67,22 +69,7 @@ COLOURS = {
     "grey": "#717d7e",
 }
 
-KIND_ORDER = [
-    "definition",
-    "setup",
-    "deal",
-    "select",
-    "lead",
-    "play",
-    "trick",
-    "collect",
-    "round",
-    "score",
-    "game",
-    "example",
-    "advice",
-    "info",
-]
+KIND_ORDER = CLAUSE_KIND_ORDER
 
 
 # --------------------------------------------------------------------------- ids and labels

@@ -440,15 +440,14 @@ class Hund(Ruleset[Powers]):
             extras = (("designation", number),)
         return Deal(tuple(hands), piles, extras=extras)
 
+    def hand_size(self, game: Game) -> int:
+        """All cards dealt evenly over the seats, the virtual player's too (HUND-GAP-2)."""
+        return len(self.deck(game.players, game.options)) // game.seats
+
     def check_deal(self, game: Game, deal: Deal) -> None:
         """The shared check, plus equal hands, the virtual rows and a designation."""
         super().check_deal(game, deal)
-        size = len(self.deck(game.players, game.options)) // game.seats
-        for seat in range(game.players):
-            if len(deal.hands[seat]) != size:
-                raise CardError(
-                    f"seat {seat} is dealt {len(deal.hands[seat])} cards, not {size} [HUND-GAP-2]"
-                )
+        size = self.hand_size(game)
         if game.players == 2:
             downs = size // 2 if game.rules.extra_up else size - size // 2
             shape = (len(deal.pile("virtual-down")), len(deal.pile("virtual-up")))

@@ -25,7 +25,6 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from tricklaw.errors import CardError
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
@@ -169,12 +168,9 @@ class LowHigh(Ruleset[None]):
             tuple(tuple(order[k * HAND_SIZE : (k + 1) * HAND_SIZE]) for k in range(game.players))
         )
 
-    def check_deal(self, game: Game, deal: Deal) -> None:
-        """The shared check, plus 15 cards a hand."""
-        super().check_deal(game, deal)
-        for seat, hand in enumerate(deal.hands):
-            if len(hand) != HAND_SIZE:
-                raise CardError(f"seat {seat} is dealt {len(hand)} cards, not 15 [LH-DEAL-1]")
+    def hand_size(self, game: Game) -> int:
+        """Fifteen cards each (LH-DEAL-1)."""
+        return HAND_SIZE
 
     def start_round(
         self,

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tricklaw.errors import CardError
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
@@ -234,15 +233,9 @@ class Sticheln(Ruleset[Selection]):
         )
         return Deal(hands, (("aside", tuple(order[dealt:])),) if len(order) > dealt else ())
 
-    def check_deal(self, game: Game, deal: Deal) -> None:
-        """The shared deal check, plus 15 cards in every hand (STI93-DEAL-2, STI-DEAL-1)."""
-        super().check_deal(game, deal)
-        for seat, hand in enumerate(deal.hands):
-            if len(hand) != HAND_SIZE:
-                raise CardError(
-                    f"seat {seat} is dealt {len(hand)} cards; {self.id} deals {HAND_SIZE} "
-                    f"[{self.clause['deal']}]"
-                )
+    def hand_size(self, game: Game) -> int:
+        """Fifteen cards each (STI93-DEAL-2, STI-DEAL-1)."""
+        return HAND_SIZE
 
     def start_round(
         self,

@@ -229,16 +229,15 @@ class TheLast(Ruleset[Table]):
         piles.append(("points", tuple(order[dealt:])))
         return Deal(tuple(hands), tuple(piles), first_leader=rng.below(game.players))
 
+    def hand_size(self, game: Game) -> int:
+        """12, 9 or 8 cards for 3, 4 or 5 players; 12 with the ghost (LAST-DEAL-1,
+        LAST-GHOST-1)."""
+        return HAND_SIZE[game.players]
+
     def check_deal(self, game: Game, deal: Deal) -> None:
-        """The shared check, plus hand sizes, pile names and a first player."""
+        """The shared check, plus the ghost's pile, the points pile and a first player."""
         super().check_deal(game, deal)
-        size = HAND_SIZE[game.players]
-        for seat in range(game.players):
-            if len(deal.hands[seat]) != size:
-                raise CardError(
-                    f"seat {seat} is dealt {len(deal.hands[seat])} cards; with {game.players} "
-                    f"players each gets {size} [LAST-DEAL-1]"
-                )
+        size = self.hand_size(game)
         if game.players == 2 and (deal.hands[GHOST] or len(deal.pile("ghost")) != size):
             raise CardError("the ghost's 12 cards belong in the pile 'ghost' [LAST-GHOST-1]")
         if game.players != 2 and deal.pile("ghost"):
