@@ -637,6 +637,74 @@ def simulate_dispute(
     return out
 
 
+_EXAMPLE_CHECKS: dict[str, list[Any]] = {}
+
+
+def _dispute_examples(ruleset_id: str, dispute: Any) -> list[str]:
+    """The text's worked examples a dispute cites: under which readings each holds
+    (checked against the model by ``tricklaw.proofs.examples``), and its tricks drawn."""
+    from tricklaw.proofs.examples import check_examples
+    from tricklaw.spec import load_examples
+
+    data = load_examples(ruleset_id)
+    cited = set(dispute.clauses)
+    related: list[tuple[str, dict[str, Any]]] = []
+    for seq in data.get("sequence", []):
+        ids = set(seq["clauses"]) | {t["clause"] for t in seq["trick"]}
+        if ids & cited:
+            related.append((seq["id"], seq))
+    related += [(ex["clause"], ex) for ex in data.get("score", []) if ex["clause"] in cited]
+    if not related:
+        return []
+    if ruleset_id not in _EXAMPLE_CHECKS:
+        _EXAMPLE_CHECKS[ruleset_id] = check_examples(ruleset_id)
+    out = [
+        "**The worked examples it concerns** (checked against the model under every "
+        "combination of readings):",
+        "",
+    ]
+    for name, ex in related:
+        checks = [c for c in _EXAMPLE_CHECKS[ruleset_id] if c.example == name]
+        holds = [c for c in checks if c.holds]
+        label = f"{{clause}}`{name}`" if name in known() else f"`{name}`"
+        where = "; ".join(
+            ", ".join(f"{k}={v}" for k, v in c.readings if k == dispute.option) or "any"
+            for c in holds[:1]
+        )
+        line = f"- {label}: holds under {len(holds)} of {len(checks)} combinations"
+        if holds and dispute.option:
+            line += f" (e.g. {where})"
+        failing = [c for c in checks if not c.holds]
+        if holds:
+            # Prefer a failure that differs from a holding combination only in this
+            # dispute's reading: its message is this dispute's reason.
+            ref = {k: v for k, v in holds[0].readings if k != dispute.option}
+            own = [
+                c for c in failing if {k: v for k, v in c.readings if k != dispute.option} == ref
+            ]
+            failing = own or failing
+        if failing:
+            shown = ", ".join(f"{k}={v}" for k, v in failing[0].readings if k == dispute.option)
+            line += (
+                f". Where it fails{f' ({shown})' if shown else ''}, the model says: "
+                f"{md_escape(failing[0].failures[0])}"
+            )
+        out += [line, ""]
+        for trick in ex.get("trick", []):
+            caption = (
+                f"{trick['clause']}: {trick['leader']} leads, "
+                f"the text gives it to {trick['winner']}."
+            )
+            out += [
+                f"```{{trick}} {ruleset_id} {' '.join(trick['cards'])}",
+                f":players: {ex['players']}",
+                f":caption: {caption}",
+                "```",
+                "",
+            ]
+    return out
+
+
 def gen_disputes(gen: Path) -> float:
     from tricklaw.model.rulesets import get_ruleset
     from tricklaw.spec import load_registry
@@ -724,6 +792,7 @@ def gen_disputes(gen: Path) -> float:
                     "**Clauses:** " + ", ".join(f"{{clause}}`{c}`" for c in d.clauses),
                     "",
                 ]
+            out += _dispute_examples(ruleset_id, d)
             if sim and sim["witness"]:
                 players, cards, ctx = sim["witness"]
                 out += ["**A trick on which the readings differ** (found by the simulation):", ""]
