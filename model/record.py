@@ -46,7 +46,7 @@ def _deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
     return out
 
 
-def _trick_json(
+def trick_json(
     leader: int, result: TrickResult, seating: tuple[int, ...], palette: Palette
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
@@ -65,7 +65,7 @@ def _trick_json(
     return out
 
 
-def _log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any]:
+def log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any]:
     palette = game.ruleset.palette
     out: dict[str, Any] = {
         "index": log.index,
@@ -74,7 +74,7 @@ def _log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any
         "seating": list(log.seating),
         "deal": _deal_json(log.deal, palette),
         "actions": [{"seat": s, "action": action_to_string(a, palette)} for s, a in log.actions],
-        "tricks": [_trick_json(ld, r, log.seating, palette) for ld, r in log.tricks],
+        "tricks": [trick_json(ld, r, log.seating, palette) for ld, r in log.tricks],
     }
     if finished:
         out["facts"] = dict(log.facts)
@@ -85,7 +85,7 @@ def _log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any
 def to_record(state: State[Any], seed: int | None = None) -> dict[str, Any]:
     """The JSON record (a dict) of the game up to ``state``."""
     game = state.game
-    rounds = [_log_json(game, log) for log in state.history]
+    rounds = [log_json(game, log) for log in state.history]
     complete = state.is_terminal()
     if not complete:
         info = state.info
@@ -100,7 +100,7 @@ def to_record(state: State[Any], seed: int | None = None) -> dict[str, Any]:
             facts=(),
             scores=(),
         )
-        rounds.append(_log_json(game, in_progress, finished=False))
+        rounds.append(log_json(game, in_progress, finished=False))
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -169,7 +169,7 @@ def _check_trick(
     where: str,
     palette: Palette,
 ) -> None:
-    expected = _trick_json(leader, result, seating, palette)
+    expected = trick_json(leader, result, seating, palette)
     for key in ("leader", "cards", "winner", "taken", "aside"):
         if key in recorded and recorded[key] != expected[key]:
             raise RecordError(
@@ -221,7 +221,7 @@ def replay(record: dict[str, Any]) -> State[Any]:
                 state = state.apply_action(action)
             except TricklawError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            for t_index, leader, result, seating in _new_tricks(state, tricks_before):
+            for t_index, leader, result, seating in new_tricks(state, tricks_before):
                 if t_index < len(rnd.get("tricks", [])):
                     _check_trick(
                         rnd["tricks"][t_index],
@@ -234,9 +234,9 @@ def replay(record: dict[str, Any]) -> State[Any]:
         if "scores" in rnd:
             if len(state.history) <= r_index:
                 raise RecordError(f"{where_round}: the record scores a round that is not over")
-            _check_round(rnd, _log_json(game, state.history[r_index]), where_round)
+            _check_round(rnd, log_json(game, state.history[r_index]), where_round)
         elif r_index < len(state.history):
-            _check_round(rnd, _log_json(game, state.history[r_index]), where_round)
+            _check_round(rnd, log_json(game, state.history[r_index]), where_round)
     if "complete" in record and record["complete"] != state.is_terminal():
         said = "complete" if record["complete"] else "unfinished"
         truth = "over" if state.is_terminal() else "not over"
@@ -264,7 +264,7 @@ def _check_round(recorded: dict[str, Any], expected: dict[str, Any], where: str)
             )
 
 
-def _new_tricks(
+def new_tricks(
     state: State[Any], before: tuple[int, int]
 ) -> list[tuple[int, int, TrickResult, tuple[int, ...]]]:
     """The tricks of the round in progress before the last action that it completed,

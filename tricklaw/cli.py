@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
 from tricklaw.errors import CardError, TricklawError
@@ -433,6 +433,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")
     p.add_argument("record", help="the record file")
     p.set_defaults(func=cmd_replay)
+
+    from tricklaw import check, vectors
+
+    # The commands' modules take the plain argparse type; the parsers are _Parser.
+    plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
+    vectors.add_command(plain)
+    check.add_command(plain)
     return parser
 
 
