@@ -34,7 +34,7 @@ VERSION = 1
 # --- writing -------------------------------------------------------------------------------
 
 
-def _deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
+def deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
     out: dict[str, Any] = {
         "hands": [palette.format_all(h) for h in deal.hands],
         "piles": {name: palette.format_all(cards) for name, cards in deal.piles},
@@ -44,6 +44,17 @@ def _deal_json(deal: Deal, palette: Palette) -> dict[str, Any]:
     if deal.extras:
         out["extras"] = dict(deal.extras)
     return out
+
+
+def result_json(result: TrickResult, palette: Palette) -> dict[str, Any]:
+    """A trick result on its own, seats as offsets from the leader (0 = the leader)."""
+    return {
+        "winner": result.winner,
+        "taken": {str(offset): palette.format_all(cards) for offset, cards in result.taken},
+        "aside": palette.format_all(result.aside),
+        "facts": dict(result.facts),
+        "clauses": list(result.clauses),
+    }
 
 
 def trick_json(
@@ -72,7 +83,7 @@ def log_json(game: Game, log: RoundLog, finished: bool = True) -> dict[str, Any]
         "dealer": log.dealer,
         "first_leader": log.first_leader,
         "seating": list(log.seating),
-        "deal": _deal_json(log.deal, palette),
+        "deal": deal_json(log.deal, palette),
         "actions": [{"seat": s, "action": action_to_string(a, palette)} for s, a in log.actions],
         "tricks": [trick_json(ld, r, log.seating, palette) for ld, r in log.tricks],
     }
@@ -145,7 +156,7 @@ def validate_record(record: Any) -> None:
         raise RecordError(f"record field {where}: {err.message}")
 
 
-def _parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
+def parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
     try:
         hands = tuple(tuple(palette.parse_all(h)) for h in raw["hands"])
         piles = tuple((k, tuple(palette.parse_all(v))) for k, v in raw.get("piles", {}).items())
@@ -192,7 +203,7 @@ def replay(record: dict[str, Any]) -> State[Any]:
     game = ruleset.make_game(record["players"], record["options"])
     palette = ruleset.palette
     deals = [
-        _parse_deal(r["deal"], palette, f"round {i + 1} deal")
+        parse_deal(r["deal"], palette, f"round {i + 1} deal")
         for i, r in enumerate(record["rounds"])
     ]
     try:

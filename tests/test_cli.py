@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,18 +13,19 @@ import pytest
 clause = pytest.mark.clause
 
 
-def _script() -> str:
-    beside = Path(sys.executable).parent / "tricklaw"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("tricklaw")
-    assert found, "the tricklaw console script is not installed"
-    return found
+SCRIPT = ""
+"""The installed console script (the ``tricklaw_script`` fixture of conftest.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _installed_script(tricklaw_script: str) -> None:
+    global SCRIPT  # noqa: PLW0603 (set once per session from the shared fixture)
+    SCRIPT = tricklaw_script
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [_script(), *args], capture_output=True, text=True, timeout=timeout, check=False
+        [SCRIPT, *args], capture_output=True, text=True, timeout=timeout, check=False
     )
 
 

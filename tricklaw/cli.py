@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
-from tricklaw.errors import CardError, TricklawError
+from tricklaw.errors import TricklawError
+from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
-from tricklaw.model.cards import Card
 from tricklaw.model.options import parse_option_args
-from tricklaw.model.record import loads_record, replay, to_record
+from tricklaw.model.record import loads_record, replay, result_json, to_record
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after
@@ -155,28 +155,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- trick -----------------------------------------------------------------------------------
 
 
-def _parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:
-    ruleset = game.ruleset
-    cards = ruleset.palette.parse_all(texts)
-    if len(cards) != game.seats:
-        raise CardError(
-            f"a trick of {game.players} players has {game.seats} cards, not {len(cards)}"
-        )
-    seen: set[Card] = set()
-    deck = set(ruleset.deck(game.players, game.options))
-    for card in cards:
-        name = ruleset.palette.format(card)
-        if card in seen:
-            raise CardError(f"{name} is played twice; each card exists once")
-        seen.add(card)
-        if card not in deck:
-            raise CardError(
-                f"{name} is not in the {game.players}-player deck of {ruleset.id} "
-                f"[{ruleset.clause['deck']}]"
-            )
-    return cards
-
-
 def _seat_name(offset: int) -> str:
     return "the leader" if offset == 0 else f"seat +{offset}"
 
@@ -199,33 +177,6 @@ def _describe_result(ruleset: Ruleset[Any], result: TrickResult) -> list[str]:
     return lines
 
 
-def _parse_context(ruleset: Ruleset[Any], args: Sequence[str]) -> dict[str, str]:
-    """``--context name=value`` pairs, checked against the ruleset's trick context."""
-    known = dict(ruleset.trick_context)
-    context: dict[str, str] = {}
-    for arg in args:
-        name, sep, value = arg.partition("=")
-        if not sep or name not in known:
-            names = ", ".join(known) or "none"
-            raise TricklawError(
-                f"{ruleset.id}: --context {arg!r} is not name=value with a known name "
-                f"(context: {names})"
-            )
-        context[name] = value
-    return context
-
-
-def _result_json(game: Game, result: TrickResult) -> dict[str, Any]:
-    fmt = game.ruleset.palette.format_all
-    return {
-        "winner": result.winner,
-        "taken": {str(offset): fmt(cards) for offset, cards in result.taken},
-        "aside": fmt(result.aside),
-        "clauses": list(result.clauses),
-        "facts": dict(result.facts),
-    }
-
-
 def _same(a: TrickResult, b: TrickResult) -> bool:
     return (a.winner, a.taken, a.aside) == (b.winner, b.taken, b.aside)
 
@@ -234,8 +185,8 @@ def cmd_trick(args: argparse.Namespace) -> int:
     """Judge one complete trick, and compare every reading that could change it."""
     game = _make_game(args)
     ruleset: Ruleset[Any] = game.ruleset
-    cards = _parse_trick(game, args.cards)
-    context = _parse_context(ruleset, args.context or [])
+    cards = parse_trick(game, args.cards)
+    context = parse_context(ruleset, args.context or [])
     result = ruleset.judge_trick(game, cards, context)
     readings: dict[str, dict[str, Any]] = {}
     for spec in ruleset.option_specs:
@@ -245,14 +196,15 @@ def cmd_trick(args: argparse.Namespace) -> int:
         for value in spec.choices:
             other = ruleset.make_game(game.players, {**game.options.as_dict(), spec.name: value})
             alt = ruleset.judge_trick(other, cards, context)
-            readings[spec.name][value] = {**_result_json(other, alt), "same": _same(alt, result)}
+            alt_json = result_json(alt, other.ruleset.palette)
+            readings[spec.name][value] = {**alt_json, "same": _same(alt, result)}
     if args.json:
         body = {
             "ruleset": ruleset.id,
             "players": game.players,
             "options": game.options.as_dict(),
             "cards": ruleset.palette.format_all(cards),
-            **_result_json(game, result),
+            **result_json(result, ruleset.palette),
             "readings": readings,
         }
         _out(json.dumps(body))
@@ -434,12 +386,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="the record file")
     p.set_defaults(func=cmd_replay)
 
-    from tricklaw import check, vectors
+    from tricklaw import check, fuzz, serve, vectors
 
     # The commands' modules take the plain argparse type; the parsers are _Parser.
     plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
     vectors.add_command(plain)
     check.add_command(plain)
+    serve.add_command(plain)
+    fuzz.add_command(plain)
     return parser
 
 

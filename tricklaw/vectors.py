@@ -120,7 +120,7 @@ from tricklaw.model.actions import ActionKind, string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.options import OptionValue
-from tricklaw.model.record import record_schema, replay, to_record
+from tricklaw.model.record import record_schema, replay, result_json, to_record
 from tricklaw.model.rng import MASK64, SplitMix64, agent_rng, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
@@ -198,16 +198,6 @@ def _deal_json(ruleset: Ruleset[Any], deal: Deal) -> Json:
         "piles": {name: _fmt(ruleset, cards) for name, cards in deal.piles},
         "first_leader": deal.first_leader,
         "extras": dict(deal.extras),
-    }
-
-
-def _result_json(ruleset: Ruleset[Any], result: TrickResult) -> Json:
-    return {
-        "winner": result.winner,
-        "taken": {str(offset): _fmt(ruleset, cards) for offset, cards in result.taken},
-        "aside": _fmt(ruleset, result.aside),
-        "facts": dict(result.facts),
-        "clauses": list(result.clauses),
     }
 
 
@@ -653,7 +643,7 @@ def _trick_cases(ruleset: Ruleset[Any]) -> list[Json]:
                 cases.add(
                     game,
                     inputs,
-                    _result_json(ruleset, result),
+                    result_json(result, ruleset.palette),
                     _trick_clauses(ruleset, game, result, context, differs),
                 )
     return cases.items
@@ -662,7 +652,7 @@ def _trick_cases(ruleset: Ruleset[Any]) -> list[Json]:
 def _run_trick(game: Game, inputs: Mapping[str, Any]) -> Json:
     ruleset = game.ruleset
     cards = ruleset.palette.parse_all(inputs["cards"])
-    return _result_json(ruleset, _judge(game, cards, inputs.get("context")))
+    return result_json(_judge(game, cards, inputs.get("context")), ruleset.palette)
 
 
 # --- legal moves -------------------------------------------------------------------------------

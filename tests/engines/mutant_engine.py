@@ -1,0 +1,90 @@
+"""A deliberately wrong engine for the fuzzer's tests: tricklaw's own oracle on stdio,
+with one rule broken by a mutation named on the command line.
+
+    python tests/engines/mutant_engine.py MUTANT
+
+Mutants:
+
+``tie-last``        Sticheln's tie rule reversed: of equal trump cards the *last* wins
+                    (the texts: the earliest; STI93-TRICK-6, STI-TRICK-3).
+``all-zero-missed`` the all-zero trick under ``no-winner`` is given to the leader
+                    (STI-TRICK-6 / STI93-D-ALLZERO missed).
+``follow-free``     Sticheln's follow rule ignored: every hand card may be played
+                    (STI93-D-FOLLOW).
+``no-check``        ``apply`` takes any action of the right shape without checking
+                    that it is legal.
+``garbage``         answers every request with a line that is not JSON.
+``dies``            exits after ten requests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping, Sequence
+
+from tricklaw.model.cards import Card
+from tricklaw.model.rulesets import sticheln
+from tricklaw.model.state import State
+from tricklaw.model.trick import TrickResult, winner_takes_all
+from tricklaw.oracle import Oracle
+from tricklaw.serve import serve_stdio
+
+_judge = sticheln.judge
+
+
+def tie_last(
+    cards: Sequence[Card], rules: sticheln.Rules, clause: Mapping[str, str]
+) -> TrickResult:
+    result = _judge(cards, rules, clause)
+    if result.winner is None or clause["tie"] not in result.clauses:
+        return result
+    win = result.cards[result.winner]
+    last = max(
+        i
+        for i, c in enumerate(result.cards)
+        if c & 31 == win & 31 and c >> 5 != result.cards[0] >> 5
+    )
+    return winner_takes_all(result.cards, last, result.clauses)
+
+
+def all_zero_missed(
+    cards: Sequence[Card], rules: sticheln.Rules, clause: Mapping[str, str]
+) -> TrickResult:
+    return _judge(cards, dataclasses.replace(rules, all_zero_nobody=False), clause)
+
+
+def follow_free(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) -> tuple[Card, ...]:
+    return hand
+
+
+def main(mutant: str) -> int:
+    if mutant == "tie-last":
+        sticheln.judge = tie_last  # type: ignore[assignment]
+    elif mutant == "all-zero-missed":
+        sticheln.judge = all_zero_missed
+    elif mutant == "follow-free":
+        sticheln.playable = follow_free
+    elif mutant == "no-check":
+        State.apply_action = State.apply_legal_action  # type: ignore[method-assign]
+    elif mutant == "garbage":
+        for _ in sys.stdin:
+            sys.stdout.write("this is not JSON\n")
+            sys.stdout.flush()
+        return 0
+    elif mutant == "dies":
+        oracle = Oracle()
+        for n, line in enumerate(sys.stdin):
+            if n == 10:
+                return 3
+            sys.stdout.write((oracle.handle_text(line) or "") + "\n")
+            sys.stdout.flush()
+        return 0
+    else:
+        sys.stderr.write(f"unknown mutant {mutant!r}\n")
+        return 2
+    return serve_stdio(sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
