@@ -54,7 +54,11 @@ tricklaw_plot_rounds = 200
 # Nitpicky mode (-n): references to types outside this project cannot resolve without
 # intersphinx (the build must work offline), so they are ignored by module.
 nitpick_ignore_regex = [
-    (r"py:.*", r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io)(\..*)?"),
+    (
+        r"py:.*",
+        r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io|http|subprocess)"
+        r"(\..*)?",
+    ),
     (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|TextIO|NoReturn|Generic)"),
     (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),

@@ -9,6 +9,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -468,3 +469,9 @@ def test_replayed_record_from_the_oracle_is_a_valid_record() -> None:
     record = result(oracle, "record", game=game_id)
     assert record["complete"] is False
     assert to_record(replay(record), 9) == record
+
+
+def test_every_method_is_documented() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "oracle.md").read_text("utf-8")
+    for name in METHODS:
+        assert f"\n`{name}`\n: " in text, name

@@ -235,7 +235,7 @@ def _check_params(name: str, params: Any) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class _Open:
+class OpenGame:
     """One open game: its current state and the seed it was opened with."""
 
     state: State[Any]
@@ -251,7 +251,7 @@ class Oracle:
 
     def __init__(self, max_games: int = MAX_GAMES) -> None:
         self.max_games = max_games
-        self.games: OrderedDict[str, _Open] = OrderedDict()
+        self.games: OrderedDict[str, OpenGame] = OrderedDict()
         self.opened = 0
 
     # --- framing ---
@@ -355,10 +355,10 @@ class Oracle:
             )
         self.opened += 1
         game_id = f"g{self.opened}"
-        self.games[game_id] = _Open(state, seed)
+        self.games[game_id] = OpenGame(state, seed)
         return game_id
 
-    def game(self, params: Mapping[str, Any]) -> _Open:
+    def game(self, params: Mapping[str, Any]) -> OpenGame:
         """The open game that ``params.game`` names."""
         game_id = params["game"]
         try:
@@ -733,7 +733,9 @@ _NEW_GAME = _object(
     ("ruleset", "players"),
 )
 
-METHODS: dict[str, Method] = {
+METHODS: dict[str, Method]
+"""Every method of the protocol by name, in the order ``hello`` lists them."""
+METHODS = {
     m.name: m
     for m in (
         Method(

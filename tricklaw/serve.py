@@ -62,6 +62,7 @@ HTTP_STATUS = {
     LIMIT: 429,
     INTERNAL_ERROR: 500,
 }
+"""The HTTP status of each error code on ``POST /v1/METHOD``."""
 
 
 # --- stdio --------------------------------------------------------------------------------------
