@@ -475,3 +475,27 @@ def test_every_method_is_documented() -> None:
     text = (Path(__file__).parents[1] / "docs" / "oracle.md").read_text("utf-8")
     for name in METHODS:
         assert f"\n`{name}`\n: " in text, name
+
+
+def test_the_serve_command_listens_and_bad_flags_exit_2(tricklaw_script: str) -> None:
+    proc = subprocess.Popen(
+        [tricklaw_script, "serve", "--http", "0"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        assert fetch(("127.0.0.1", port), "POST", "/v1/hello")[1]["protocol"] == "tricklaw-oracle"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    for args, message in (
+        (["serve"], "choose --stdio"),
+        (["serve", "--http", "70000"], "not a port"),
+        (["serve", "--stdio", "--max-games", "0"], "--max-games"),
+        (["serve", "--stdio", "--http", "1"], "not allowed with"),
+    ):
+        bad = subprocess.run(
+            [tricklaw_script, *args], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
