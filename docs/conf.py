@@ -55,6 +55,8 @@ tricklaw_plot_rounds = 200
 # intersphinx (the build must work offline), so they are ignored by module.
 nitpick_ignore_regex = [
     (r"py:.*", r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io)(\..*)?"),
+    # The OpenSpiel adapter's numpy tensors and pyspiel base classes.
+    (r"py:.*", r"(numpy|pyspiel)(\..*)?"),
     (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|TextIO|NoReturn|Generic)"),
     (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),

@@ -237,7 +237,7 @@ class TricklawObserver:
             offset += size
 
     def set_from(self, state: TricklawState, player: int) -> None:
-        """Write ``player``'s view of ``state`` into :attr:`tensor` (zeros before the deal)."""
+        """Write ``player``'s view of ``state`` into ``tensor`` (zeros before the deal)."""
         self.tensor.fill(0)
         trail = state.trail
         if trail.state is None:
@@ -356,6 +356,7 @@ class TricklawGame(pyspiel.Game):  # type: ignore[misc]
     :mod:`tricklaw.episodes`."""
 
     ruleset_id = ""
+    """The id of the ruleset the game plays (set by each subclass)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         ep = episode(self.ruleset_id, tuple(sorted((params or {}).items())))
