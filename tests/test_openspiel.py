@@ -72,6 +72,33 @@ def test_random_sim_test_of_variants(name: str) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+def test_openspiel_algorithms_run_on_the_games() -> None:
+    """Outcome-sampling MCCFR (keyed by information-state strings) and the RL environment
+    (information-state tensors, rewards) play The Last with its ghost."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = load("the-last", 2)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(5):
+        solver.iteration()
+    dealt = game.new_initial_state().child(3)
+    probs = solver.average_policy().action_probabilities(dealt)
+    assert set(probs) == set(dealt.legal_actions())
+    assert sum(probs.values()) == pytest.approx(1)
+    env = rl_environment.Environment(game, seed=1)
+    step = env.reset()
+    total = [0.0, 0.0]
+    rng = np.random.RandomState(1)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([rng.choice(step.observations["legal_actions"][player])])
+        total = [t + r for t, r in zip(total, step.rewards, strict=True)]
+    assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+    assert total == env.get_state.returns()
+    assert all(t <= 0 for t in total)  # negated penalties
+
+
 def test_import_registers_every_game_and_the_process_exits_cleanly(tmp_path: Path) -> None:
     """OpenSpiel keeps the registered makers past the interpreter's shutdown; a maker it
     cannot release then aborts the process (exit status 134) after the work is done."""
