@@ -17,12 +17,12 @@ This module is pure Python over the model; it neither imports ``pyspiel`` nor
 * **Returns.** A player's return is the sum of his round scores, negated where the
   rules make the lowest total win (The Last counts penalty points, LAST-GAME-1), so
   that for every ruleset a higher return is better, as OpenSpiel's algorithms assume.
-* **Utility bounds.** With the
-  default options (``rounds`` aside) the bounds of one round are the ones Z3 proves
-  over the ruleset's relaxation (:mod:`tricklaw.proofs.bounds`, which are tight: see
-  ``tests/test_bounds.py``); with other options the relaxations are not claimed sound,
-  so the adapter uses a coarse bound that holds for every option: each card counts
-  once for at most ``max(value, 1)`` points, plus Hund's award of 3 (HUND-FACT-3).
+* **Utility bounds.** With the default options (``rounds`` aside) the bounds of one
+  round are the ones Z3 proves over the ruleset's relaxation
+  (:mod:`tricklaw.proofs.bounds`; ``tests/test_bounds.py`` shows them tight); with other
+  options the relaxations are not claimed sound, so the adapter uses a coarse bound
+  that holds for every option: each card counts once for at most ``max(value, 1)``
+  points, plus Hund's award of 3 (HUND-FACT-3).
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def episode(ruleset_id: str, params: tuple[tuple[str, OptionValue], ...]) -> Epi
         ids={a: i for i, a in enumerate(action_list)},
         max_length=rounds * ruleset.max_decisions(game),
         sign=sign,
-        utility=(sign * low, sign * high) if sign > 0 else (sign * high, sign * low),
+        utility=(min(sign * low, sign * high), max(sign * low, sign * high)),
         proved=proved,
     )
 
