@@ -59,6 +59,8 @@ nitpick_ignore_regex = [
         r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io|http|subprocess)"
         r"(\..*)?",
     ),
+    # The OpenSpiel adapter's numpy tensors and pyspiel base classes.
+    (r"py:.*", r"(numpy|pyspiel)(\..*)?"),
     (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|TextIO|NoReturn|Generic)"),
     (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from tricklaw.errors import CardError, OptionError, SpecError
+from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
 from tricklaw.model.rng import SplitMix64
@@ -43,6 +44,9 @@ class Ruleset(ABC, Generic[X]):
     ``score-total``, ``game-end``, ... (see each ruleset)."""
     pile_names: tuple[str, ...] = ()
     """The names of the piles a deal of this ruleset may hold besides the hands."""
+    action_kinds: tuple[ActionKind, ...] = (ActionKind.PLAY,)
+    """The kinds of action its players take (:mod:`tricklaw.model.actions`); with the deck
+    and the seats they span every action the ruleset can use."""
 
     # --- set-up ----------------------------------------------------------------------
 
@@ -81,6 +85,12 @@ class Ruleset(ABC, Generic[X]):
     @abstractmethod
     def hand_size(self, game: Game) -> int:
         """How many cards each player is dealt (automatic seats may differ)."""
+
+    def max_decisions(self, game: Game) -> int:
+        """An upper bound on the actions the players take in one round: one per card
+        dealt to a player, since each PLAY or SELECT takes a card from the actor's hand.
+        Rulesets with decisions that take no card from the hand add them."""
+        return game.players * self.hand_size(game)
 
     def check_deal(self, game: Game, deal: Deal) -> None:
         """Raise CardError unless ``deal`` could have come from :meth:`cut`.

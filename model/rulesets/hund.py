@@ -289,6 +289,7 @@ class Hund(Ruleset[Powers]):
     player_counts = (2, 3, 4, 5)
     palette = PALETTE
     pile_names = ("virtual-down", "virtual-up")
+    action_kinds = (ActionKind.PLAY, ActionKind.LEADER, ActionKind.DESIGNATE)
     option_specs = (
         OptionSpec(
             "trump-timing",
@@ -443,6 +444,12 @@ class Hund(Ruleset[Powers]):
     def hand_size(self, game: Game) -> int:
         """All cards dealt evenly over the seats, the virtual player's too (HUND-GAP-2)."""
         return len(self.deck(game.players, game.options)) // game.seats
+
+    def max_decisions(self, game: Game) -> int:
+        """One play per card dealt to a player (the virtual player's are automatic), plus
+        naming the start player (HUND-POWER-5) and, with sets, one set a power
+        (HUND-OPT-2)."""
+        return game.players * self.hand_size(game) + 1 + len(POWERS)
 
     def check_deal(self, game: Game, deal: Deal) -> None:
         """The shared check, plus equal hands, the virtual rows and a designation."""

@@ -194,6 +194,7 @@ class Sticheln(Ruleset[Selection]):
 
     player_counts = (3, 4, 5, 6)  # three to six players (STI93-SETUP-1; STI-DECK-1)
     pile_names = ("aside",)
+    action_kinds = (ActionKind.PLAY, ActionKind.SELECT)
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition

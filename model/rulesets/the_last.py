@@ -156,6 +156,7 @@ class TheLast(Ruleset[Table]):
     player_counts = (2, 3, 4, 5)
     palette = PALETTE
     pile_names = ("ghost", "points")
+    action_kinds = (ActionKind.PLAY, ActionKind.KEEP, ActionKind.SWAP)
     option_specs = (
         OptionSpec(
             "rounds", 1, "rounds in a game", minimum=1, maximum=10_000, dispute="LAST-D-ROUNDS"
@@ -233,6 +234,11 @@ class TheLast(Ruleset[Table]):
         """12, 9 or 8 cards for 3, 4 or 5 players; 12 with the ghost (LAST-DEAL-1,
         LAST-GHOST-1)."""
         return HAND_SIZE[game.players]
+
+    def max_decisions(self, game: Game) -> int:
+        """One action per card dealt to a player, plus at most one keep-or-swap a trick
+        (LAST-COLLECT-1), in as many tricks as cards in a hand (LAST-ROUND-1)."""
+        return (game.players + 1) * self.hand_size(game)
 
     def check_deal(self, game: Game, deal: Deal) -> None:
         """The shared check, plus the ghost's pile, the points pile and a first player."""
