@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from jsonschema import Draft202012Validator
 
+from tricklaw.model.actions import string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.record import replay, to_record, trick_json
 from tricklaw.model.rng import agent_rng
@@ -499,3 +501,82 @@ def test_the_serve_command_listens_and_bad_flags_exit_2(tricklaw_script: str) ->
             [tricklaw_script, *args], capture_output=True, text=True, timeout=60, check=False
         )
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
+
+
+# --- a state machine over several open games ---------------------------------------------
+
+
+class OracleSessions(RuleBasedStateMachine):
+    """Open, play, probe and close several games at once through the protocol; each open
+    game's view always equals the model's state driven alongside."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.oracle = Oracle(max_games=4)
+        self.models: dict[str, Any] = {}
+
+    @rule(
+        ruleset_id=st.sampled_from(list(RULESETS)), seed=st.integers(0, 2**64 - 1), data=st.data()
+    )
+    def open_game(self, ruleset_id: str, seed: int, data: st.DataObject) -> None:
+        ruleset = get_ruleset(ruleset_id)
+        players = data.draw(st.sampled_from(ruleset.player_counts))
+        response = call(self.oracle, "new_game", ruleset=ruleset_id, players=players, seed=seed)
+        if len(self.models) >= 4:
+            assert response["error"]["code"] == LIMIT
+            return
+        self.models[response["result"]["game"]] = ruleset.make_game(players).new_initial_state(seed)
+
+    @precondition(lambda self: bool(self.models))
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        game_id = data.draw(st.sampled_from(sorted(self.models)))
+        state = self.models[game_id]
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        action = data.draw(st.sampled_from(legal))
+        text = state.action_to_string(action)
+        step = result(self.oracle, "apply", game=game_id, action=text)
+        self.models[game_id] = state.apply_action(action)
+        assert step["state"]["legal_actions"] == [
+            self.models[game_id].action_to_string(a) for a in self.models[game_id].legal_actions()
+        ]
+
+    @precondition(lambda self: bool(self.models))
+    @rule(data=st.data(), text=st.sampled_from(["R0", "Y14", "select G3", "keep", "leader 5"]))
+    def probe(self, data: st.DataObject, text: str) -> None:
+        game_id = data.draw(st.sampled_from(sorted(self.models)))
+        state = self.models[game_id]
+        legal = {state.action_to_string(a) for a in state.legal_actions()}
+        response = call(self.oracle, "apply", game=game_id, action=text)
+        if text in legal:
+            assert "result" in response
+            self.models[game_id] = state.apply_action(
+                string_to_action(text, state.game.ruleset.palette)
+            )
+        else:
+            assert "error" in response and response["error"]["code"] in {
+                ILLEGAL_ACTION,
+                INVALID_PARAMS,
+            }
+
+    @precondition(lambda self: bool(self.models))
+    @rule(data=st.data())
+    def close(self, data: st.DataObject) -> None:
+        game_id = data.draw(st.sampled_from(sorted(self.models)))
+        assert result(self.oracle, "close", game=game_id) == {"closed": game_id}
+        del self.models[game_id]
+        assert error(self.oracle, "state", game=game_id)["code"] == UNKNOWN_GAME
+
+    @invariant()
+    def views_match_the_model(self) -> None:
+        from tricklaw.oracle import view
+
+        assert set(self.oracle.games) == set(self.models)
+        for game_id, state in self.models.items():
+            assert result(self.oracle, "state", game=game_id) == view(state)
+
+
+TestOracleSessions = OracleSessions.TestCase
+TestOracleSessions.settings = settings(max_examples=30, stateful_step_count=30, deadline=None)
