@@ -183,6 +183,8 @@ def test_state_for_one_seat_hides_the_other_hands() -> None:
     assert seen["hand"] == opened["state"]["hands"][1]
     assert "hands" not in seen
     assert error(oracle, "state", game=opened["game"], seat=9)["data"]["field"] == "params.seat"
+    virtual = result(oracle, "new_game", ruleset="hund", players=2, seed=2)["game"]
+    assert "automatic" in error(oracle, "state", game=virtual, seat=2)["message"]
 
 
 def test_explicit_deals_are_checked_and_used() -> None:

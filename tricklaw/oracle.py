@@ -499,10 +499,12 @@ def _state(oracle: Oracle, params: dict[str, Any]) -> Any:
     state = oracle.game(params).state
     if "seat" in params:
         seat = params["seat"]
-        if seat >= state.game.seats:
+        if seat >= state.game.players:
+            what = "an automatic player's, who sees nothing" if seat < state.game.seats else "none"
             raise OracleError(
                 INVALID_PARAMS,
-                f"params.seat: no seat {seat} at a table of {state.game.seats}",
+                f"params.seat: seat {seat} is {what}; the players are seats "
+                f"0-{state.game.players - 1}",
                 field="params.seat",
             )
         return state.observation(seat)
