@@ -500,11 +500,14 @@ def _state(oracle: Oracle, params: dict[str, Any]) -> Any:
     if "seat" in params:
         seat = params["seat"]
         if seat >= state.game.players:
-            what = "an automatic player's, who sees nothing" if seat < state.game.seats else "none"
+            what = (
+                f"seat {seat} is an automatic player, who sees nothing"
+                if seat < state.game.seats
+                else f"there is no seat {seat}"
+            )
             raise OracleError(
                 INVALID_PARAMS,
-                f"params.seat: seat {seat} is {what}; the players are seats "
-                f"0-{state.game.players - 1}",
+                f"params.seat: {what}; the players are seats 0-{state.game.players - 1}",
                 field="params.seat",
             )
         return state.observation(seat)
