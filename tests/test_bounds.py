@@ -22,7 +22,7 @@ from tricklaw.errors import TricklawError
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import RoundLog
-from tricklaw.proofs import bounds
+from tricklaw.proofs import bounds, plans, witnesses
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
@@ -75,8 +75,8 @@ def test_every_bound_is_proved_tight_and_replays(ruleset_id: str, players: int) 
         assert result.status == PROVED, result.detail
         witness = result.witness
         assert witness["score"] == witness["bound"]
-        assert bounds.replay_witness(ruleset_id, players, witness) == witness["score"]
-        assert witness["scores"][bounds.SEAT] == witness["score"]
+        assert witnesses.replay_witness(ruleset_id, players, witness) == witness["score"]
+        assert witness["scores"][witnesses.SEAT] == witness["score"]
         assert result.clauses, "the proof names the clauses it rests on"
         assert set(result.clauses) <= ids
 
@@ -183,7 +183,7 @@ def test_replay_rejects_an_unfinished_round() -> None:
     witness = witness_of("sticheln", 4)
     witness["actions"] = witness["actions"][:-1]
     with pytest.raises(TricklawError, match="do not finish"):
-        bounds.replay_witness("sticheln", 4, witness)
+        witnesses.replay_witness("sticheln", 4, witness)
 
 
 @clause("LH-PLAY-2")
@@ -199,7 +199,7 @@ def test_replay_rejects_an_illegal_action() -> None:
     second["action"] = other
     witness["actions"] = actions
     with pytest.raises(TricklawError):
-        bounds.replay_witness("lowhigh", 3, witness)
+        witnesses.replay_witness("lowhigh", 3, witness)
 
 
 def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
@@ -208,16 +208,16 @@ def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
     actions[0]["seat"] = (actions[0]["seat"] + 1) % 3
     witness["actions"] = actions
     with pytest.raises(TricklawError, match="turn"):
-        bounds.replay_witness("hund", 3, witness)
+        witnesses.replay_witness("hund", 3, witness)
 
 
 def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Handed the least-score witness for the greatest-score obligation, the result is
     unknown and states both numbers."""
-    game = bounds.witness_game("sticheln", 4)
+    game = witnesses.witness_game("sticheln", 4)
     relax = bounds.sticheln_relaxation(game)
     low_hint = bounds.prove_bound(relax, False, TIMEOUT_MS).hint
-    low = bounds.drive(game, bounds.sticheln_plan(game, low_hint) or pytest.fail("no plan"))
+    low = witnesses.drive(game, plans.sticheln_plan(game, low_hint) or pytest.fail("no plan"))
     monkeypatch.setattr(bounds, "find_witness", lambda *_: low)
     result = bounds.bound_result("sticheln", 4, True, TIMEOUT_MS)
     assert result.status == UNKNOWN
@@ -263,4 +263,4 @@ def test_results_are_json_ready() -> None:
     for result in results("hund", 2):
         data = json.loads(json.dumps(result.witness))
         assert data["deal"]["piles"]["virtual-up"]
-        assert bounds.replay_witness("hund", 2, data) == data["score"]
+        assert witnesses.replay_witness("hund", 2, data) == data["score"]
