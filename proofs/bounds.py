@@ -10,7 +10,7 @@ independent halves:
    counting for the player (picked, taken, laid face down), constrained only
    by facts every real round satisfies, each stated as a tracked assertion
    named by the clause it comes from. Every real round is a solution of the
-   relaxation, so the relaxation's optimum (``z3.Optimize``) bounds the real
+   relaxation, so the relaxation's optimum (:func:`~tricklaw.proofs.solver.optimum`) bounds the real
    one; the bound ``B`` is then proved on its own by checking that
    "score > B" (or "< B") is unsatisfiable, and the unsat core names the
    clauses the proof rests on. The relaxations are described, constraint by
@@ -56,9 +56,11 @@ from tricklaw.errors import TricklawError
 from tricklaw.model import actions
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets import hund as hund_rules
 from tricklaw.model.rulesets import the_last as last_rules
 from tricklaw.model.state import Game, RoundLog, seat_after
+from tricklaw.proofs.bound_readings import agrees, label, readings
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plans import hund_plan, last_plan, lowhigh_plan, sticheln_plan
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
@@ -104,7 +106,7 @@ class Bound:
 
 
 def prove_bound(relax: Relaxation, maximize: bool, timeout_ms: int) -> Bound:
-    """The relaxation's optimum ``B`` (``z3.Optimize``), then the proof that no solution
+    """The relaxation's optimum ``B`` (a search by Z3 checks), then the proof that no solution
     scores beyond it ("score > B" / "score < B" unsat), whose core gives the clauses."""
     start = time.perf_counter()
     status, value, model = optimum(relax.assertions, relax.score, maximize, timeout_ms)
@@ -176,6 +178,13 @@ def sticheln_relaxation(game: Game) -> Relaxation:
     * score: +1 for each of the ``a`` other cards (STI93-SCORE-2, STI-SCORE-2),
       minus the value of each misery card taken (STI93-SCORE-1, STI-SCORE-1)
       and of the picked card (STI93-SCORE-3, STI-SCORE-3).
+
+    The deck is the game's (under ``deck=full``, STI93-D-DECK, all 90 cards for every
+    player count, only ``15 n`` of them dealt: ``k <= 14`` still caps what is taken).
+    The readings of ``follow`` (STI93-D-FOLLOW), ``all-zero`` (STI93-D-ALLZERO) and
+    ``zero-lead`` (STI-D-ZEROLEAD) change what may be played and who takes a trick,
+    never which cards exist or what they count: the relaxation lets any trick go to
+    anyone (or to nobody), so it covers them all.
     """
     ids = STICHELN_CLAUSES[game.ruleset.id]
     colours, values = deck_shape(game.ruleset, game)
@@ -228,7 +237,8 @@ def lowhigh_relaxation(game: Game) -> Relaxation:
       player), the ``n-1`` other cards (as the highest card's player), or,
       under ``same-card=same-player`` with all values equal, all ``n``: the
       cards won are ``x + (n-1) y + n z`` with ``x + y + z <= 15`` tricks
-      (LH-ROUND-1);
+      (LH-ROUND-1); under ``same-card=among-rest`` the lowest card is then sought
+      among the others, so no trick gives one player everything: ``z = 0``;
     * score: a colour with one or two cards scores their values (LH-SCORE-2),
       with three or more one point a card (LH-SCORE-3); the round score is the
       sum over the colours (LH-SCORE-1, LH-SCORE-4).
@@ -240,7 +250,7 @@ def lowhigh_relaxation(game: Game) -> Relaxation:
     assertions = [
         Tracked("LH-TRICK-4", x >= 0),
         Tracked("LH-TRICK-5", y >= 0),
-        Tracked("LH-D-SAMECARD", z_ >= 0),
+        Tracked("LH-D-SAMECARD", z_ == 0 if game.rules.lowest_among_rest else z_ >= 0),
         Tracked("LH-ROUND-1", x + y + z_ <= 15),
     ]
     counts, parts = [], []
@@ -275,19 +285,31 @@ def last_relaxation(game: Game) -> Relaxation:
       players; LAST-ROUND-1): ``0 <= t <= H``;
     * one card a trick won (LAST-TRICK-3: the winner takes that trick's points
       card; LAST-COLLECT-1: he lays it, or a hand card instead, face down: one
-      card either way); the points cards never turned up stay in the pile and
-      score for nobody (``unused-points=stay``, LAST-D-UNUSED): the face-down
-      cards number ``t`` plus none of those;
+      card either way), plus ``u`` of the ``L`` points cards never turned up
+      (``L = 48 - s H - H``: 3 with four players, else 0): under
+      ``unused-points=stay`` they stay in the pile and score for nobody, ``u = 0``;
+      under ``last-winner`` they go to the winner of the last trick, ``u`` is 0 or
+      ``L``, and ``L`` only for a player who won a trick (LAST-D-UNUSED);
     * penalty (LAST-SCORE-1): the sum of the face-down values.
+
+    The readings of ``last-play`` and ``ghost-play`` change what may be played, and
+    ``ghost-seat`` the seating, never which cards are taken or what they count: the
+    relaxation lets any trick go to anyone, so it covers them all.
     """
     hand = last_rules.HAND_SIZE[game.players]
+    left_over = len(game.ruleset.deck(game.players, game.options)) - (game.seats + 1) * hand
     deal_clause = "LAST-GHOST-1" if game.players == 2 else "LAST-DEAL-1"
     down = {v: z3.Int(f"down_{v}") for v in range(1, 13)}
     won, unused, score = z3.Ints("tricks_won unused_points score")
     assertions = [
         *[Tracked("LAST-DECK-1", z3.And(d >= 0, d <= 4)) for d in down.values()],
         Tracked(deal_clause, z3.And(won >= 0, won <= hand)),
-        Tracked("LAST-D-UNUSED", unused == 0),
+        Tracked(
+            "LAST-D-UNUSED",
+            z3.Or(unused == 0, z3.And(unused == left_over, won >= 1))
+            if game.rules.unused_to_last_winner
+            else unused == 0,
+        ),
         Tracked("LAST-COLLECT-1", z3.Sum(list(down.values())) == won + unused),
         Tracked("LAST-SCORE-1", score == z3.Sum([v * d for v, d in down.items()])),
     ]
@@ -297,20 +319,34 @@ def last_relaxation(game: Game) -> Relaxation:
 def hund_relaxation(game: Game) -> Relaxation:
     """Hund: which cards a player can have taken, and what they score.
 
-    One Boolean ``take_c`` per card (five suits of values 1..S, HUND-FACT-1,
-    HUND-GAP-1). Constraints:
+    One Boolean ``take_c`` per card (five suits of ``S`` values, HUND-FACT-1,
+    HUND-GAP-1; ``S`` and the values follow ``more-cards`` and ``values``). Constraints:
 
     * every seat plays one card to each trick and the winner gathers them all
-      (HUND-PLAY-1, HUND-COLLECT-1); all cards are dealt, ``10`` a hand
-      (HUND-GAP-2): the cards taken are ``s k`` for ``k <= 10`` tricks won, ``s``
-      the seats (the virtual player included, HUND-TWO-1);
-    * the designated number exists once in each suit, and each card of it
-      hands its suit the next effect (HUND-DESIG-1, HUND-DESIG-2): the Plus,
-      Hund and Minus suits are three different suits;
-    * score: +1 a Plus card, -1 a Minus card (HUND-FACT-2), and 3 for the Hund
-      award (HUND-FACT-3), which needs a count above the fewest, so at least
-      one Hund card.
+      (HUND-PLAY-1, HUND-COLLECT-1); all cards are dealt (HUND-GAP-2): the cards
+      taken are ``s k`` for ``k <= 5S/s`` tricks won, ``s`` the seats (the virtual
+      player included, HUND-TWO-1);
+    * the powers' suits ``plus``, ``hund``, ``minus`` (HUND-DESIG-1/2): in the base
+      game the designated number exists once in each suit and every card is played,
+      so the three are three different suits. With designation sets (HUND-OPT-2) a
+      suit takes at most one power unless ``set-repeat=stack`` (HUND-D-SETREPEAT),
+      and even then only where two sets name one suit (``set-suits=any``,
+      HUND-D-SETSUITS) or cards match by value (``set-match=value``,
+      HUND-D-SETMATCH); a power may stay unassigned (suit ``-1``, no card counts for
+      it) when two sets name one suit and a repeat is skipped;
+    * score: +1 a Plus card, -1 a Minus card (HUND-FACT-2), and 3 for the Hund award
+      (HUND-FACT-3), which needs the Hund power assigned. Under ``hund-tie=excluded``
+      (HUND-D-HUNDTIE) a player tied for the fewest does not score, so the award needs
+      a count above the fewest (at least one Hund card), and a count strictly between
+      the most and the fewest, which takes three seats compared: with two players and
+      ``virtual-hund=ignored`` (HUND-D-VIRTUALHUND) no award is possible. Under
+      ``scores`` a tie may score, even at zero.
+
+    ``trump-timing`` changes who takes a trick, ``designation`` and ``virtual-odd``
+    what is dealt where, never which cards exist or what they count: the relaxation
+    lets any trick go to anyone, so it covers them all.
     """
+    rules: hund_rules.Rules = game.rules
     colours, values = deck_shape(game.ruleset, game)
     seats = game.seats
     take = {(c, v): z3.Bool(f"take_{c}_{v}") for c in colours for v in values}
@@ -320,24 +356,36 @@ def hund_relaxation(game: Game) -> Relaxation:
     def suit_count(suit: Any) -> Any:
         return z3.Sum([z3.If(z3.And(f, suit == c), 1, 0) for (c, _), f in take.items()])
 
+    repeat = rules.sets and rules.set_repeat_stack
+    repeat = repeat and (not rules.set_suits_distinct or not rules.set_match_card)
+    missing = rules.sets and rules.set_match_card and not rules.set_suits_distinct
+    missing = missing and not rules.set_repeat_stack
+    lowest = -1 if missing else 0
+    powers = (plus, hund, minus)
+    same_suit = [z3.And(p == q, p >= 0) for i, p in enumerate(powers) for q in powers[i + 1 :]]
+    compared = seats - (1 if game.players == 2 and not rules.virtual_in_hund else 0)
     tricks = len(colours) * len(values) // seats
     assertions = [
         Tracked("HUND-COLLECT-1", _count(list(take.values())) == seats * k),
         Tracked("HUND-PLAY-1", k >= 0),
         Tracked("HUND-GAP-2", k <= tricks),
         Tracked(
-            "HUND-DESIG-2",
-            z3.And(
-                *[z3.And(p >= 0, p < len(colours)) for p in (plus, hund, minus)],
-                z3.Distinct(plus, hund, minus),
-            ),
+            "HUND-OPT-2" if rules.sets else "HUND-DESIG-2",
+            z3.And(*[z3.And(p >= lowest, p < len(colours)) for p in powers]),
         ),
-        Tracked("HUND-FACT-3", z3.Implies(award, suit_count(hund) >= 1)),
+        Tracked("HUND-FACT-3", z3.Implies(award, hund >= 0)),
         Tracked(
             "HUND-FACT-2",
             score == suit_count(plus) - suit_count(minus) + z3.If(award, 3, 0),
         ),
     ]
+    if not repeat:
+        clause = "HUND-D-SETREPEAT" if rules.sets else "HUND-DESIG-2"
+        assertions.append(Tracked(clause, z3.Not(z3.Or(*same_suit))))
+    if rules.hund_tie_excludes:
+        assertions.append(Tracked("HUND-D-HUNDTIE", z3.Implies(award, suit_count(hund) >= 1)))
+        if compared < 3:
+            assertions.append(Tracked("HUND-D-VIRTUALHUND", z3.Not(award)))
     return Relaxation(assertions, score)
 
 
@@ -371,9 +419,10 @@ def _tricks_won(log: RoundLog, seat: int) -> int:
     )
 
 
-def _last_face_down(game: Game, log: RoundLog) -> list[list[Card]]:
+def _last_face_down(game: Game, log: RoundLog) -> tuple[list[list[Card]], list[int]]:
     """Each seat's face-down cards in The Last, from the log: the points pile as dealt,
-    each trick's taker and his keep / swap decisions in order (as the model's recount)."""
+    each trick's taker and his keep / swap decisions in order (as the model's recount);
+    and how many of them are points cards never turned up (``unused-points``)."""
     points = list(log.deal.pile("points"))
     decisions = [
         a
@@ -390,7 +439,14 @@ def _last_face_down(game: Game, log: RoundLog) -> list[list[Card]]:
             continue
         action = decisions.pop(0)
         down[taker].append(card if action == actions.KEEP else actions.card_of(action))
-    return down
+    unused = [0] * game.seats
+    if points and game.rules.unused_to_last_winner:
+        leader, result = log.tricks[-1]
+        assert result.winner is not None, "every trick of The Last has a taker"
+        last = seat_after(log.seating, leader, result.winner)
+        down[last] += points
+        unused[last] = len(points)
+    return down, unused
 
 
 def round_values(game: Game, log: RoundLog, seat: int) -> dict[str, int | bool]:
@@ -417,15 +473,14 @@ def round_values(game: Game, log: RoundLog, seat: int) -> dict[str, int | bool]:
                 out[f"high_{c}"] = own[0] if own else 0
                 out[f"low_{c}"] = own[1] if len(own) == 2 else 0
     elif rid == "the-last":
-        down = _last_face_down(game, log)[seat]
-        out |= {f"down_{v}": sum(1 for c in down if value_of(c) == v) for v in range(1, 13)}
-        out["unused_points"] = 0
+        downs, unused = _last_face_down(game, log)
+        out |= {f"down_{v}": sum(1 for c in downs[seat] if value_of(c) == v) for v in range(1, 13)}
+        out["unused_points"] = unused[seat]
     elif rid == "hund":
         holders = [game.ruleset.palette.letters.index(x) for x in dict(log.facts)["powers"]]
         plus, hund, minus = (
-            holders[hund_rules.PLUS],
-            holders[hund_rules.HUND],
-            holders[hund_rules.MINUS],
+            holders[power] if power < len(holders) else -1
+            for power in (hund_rules.PLUS, hund_rules.HUND, hund_rules.MINUS)
         )
         out |= {f"take_{c}_{v}": make_card(c, v) in taken for c in colours for v in values}
         out |= {"plus": plus, "hund": hund, "minus": minus}
@@ -511,10 +566,18 @@ def find_witness(game: Game, maximize: bool, hint: Mapping[str, Any]) -> Witness
         return None
 
 
-def bound_result(ruleset_id: str, players: int, maximize: bool, timeout_ms: int) -> Result:
-    """The ``score-max`` (or ``score-min``) obligation of one ruleset and player count."""
+def bound_result(
+    ruleset_id: str,
+    players: int,
+    maximize: bool,
+    timeout_ms: int,
+    options: Mapping[str, str] | None = None,
+) -> Result:
+    """The ``score-max`` (or ``score-min``) obligation of one ruleset and player count
+    under the reading ``options`` (the defaults where not given)."""
     start = time.perf_counter()
-    game = witness_game(ruleset_id, players)
+    reading = tuple(sorted((options or {}).items()))
+    game = witness_game(ruleset_id, players, dict(reading))
     bound = prove_bound(RELAXATIONS[ruleset_id](game), maximize, timeout_ms)
     witness = find_witness(game, maximize, bound.hint)
     seconds = time.perf_counter() - start
@@ -538,19 +601,33 @@ def bound_result(ruleset_id: str, players: int, maximize: bool, timeout_ms: int)
     if bound.value is not None:
         data = {**data, "bound": bound.value}
     return Result(
-        name, ruleset_id, str(players), "default", status, seconds, bound.clauses, detail, data
+        name,
+        ruleset_id,
+        str(players),
+        label(reading),
+        status,
+        seconds,
+        bound.clauses,
+        detail,
+        data,
     )
 
 
 def bounds_results(
-    ruleset: Ruleset[Any] | str, players: int, timeout_ms: int = 5000
+    ruleset: Ruleset[Any] | str,
+    players: int,
+    timeout_ms: int = 5000,
+    fixed: Mapping[str, str] | None = None,
 ) -> list[Result]:
     """The ``score-max`` and ``score-min`` results of ``ruleset`` at ``players``, seat 0,
-    default options (see the module docstring)."""
-    rid = ruleset if isinstance(ruleset, str) else ruleset.id
+    under every reading of :func:`~tricklaw.proofs.bound_readings.readings` that has the
+    ``fixed`` option values (see the module docstring)."""
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     return [
-        bound_result(rid, players, True, timeout_ms),
-        bound_result(rid, players, False, timeout_ms),
+        bound_result(rs.id, players, maximize, timeout_ms, dict(reading))
+        for reading in readings(rs, players)
+        if agrees(rs, reading, players, fixed or {})
+        for maximize in (True, False)
     ]
 
 

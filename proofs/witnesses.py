@@ -13,7 +13,7 @@ trick judge which seat wins a given order of cards (:func:`arrange`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,21 +46,33 @@ ROUND_OPTIONS: Mapping[str, Mapping[str, OptionValue]] = {
 ruleset has a ``rounds`` option (Hund always plays five: its witness is the first)."""
 
 
-def witness_game(ruleset_id: str, players: int) -> Game:
-    """The game a witness of ``ruleset_id`` is played in (see :data:`ROUND_OPTIONS`)."""
-    return get_ruleset(ruleset_id).make_game(players, dict(ROUND_OPTIONS[ruleset_id]))
+def witness_game(
+    ruleset_id: str, players: int, reading: Mapping[str, OptionValue] | None = None
+) -> Game:
+    """The game a witness of ``ruleset_id`` is played in: the options of ``reading``,
+    the defaults otherwise, and a single round (see :data:`ROUND_OPTIONS`)."""
+    options = {**ROUND_OPTIONS[ruleset_id], **(reading or {})}
+    return get_ruleset(ruleset_id).make_game(players, options)
+
+
+def chosen_options(game: Game) -> dict[str, OptionValue]:
+    """The options of ``game`` that differ from their defaults."""
+    defaults = {s.name: s.default for s in game.ruleset.option_specs}
+    return {k: v for k, v in game.options.items if v != defaults[k]}
 
 
 @dataclass
 class Plan:
     """A round to play: the deal, which card each seat plays in each trick (in trick
-    order, seat -> card), each seat's pick (Sticheln) and the taker's choices (The Last:
-    trick index -> action; KEEP when not given)."""
+    order, seat -> card), each seat's pick (Sticheln), the taker's choices (The Last:
+    trick index -> action; KEEP when not given) and the decisions taken before the
+    first trick, in turn (Hund's designation sets)."""
 
     deal: Deal
     tricks: list[dict[int, Card]]
     picks: dict[int, Card] = field(default_factory=dict)
     choices: dict[int, int] = field(default_factory=dict)
+    opening: tuple[int, ...] = ()
 
 
 @dataclass
@@ -79,10 +91,13 @@ def drive(game: Game, plan: Plan) -> Witness:
     playable); the replayed scores."""
     state: State[Any] = game.new_state_from_deals([plan.deal], WITNESS_SEED)
     done: list[tuple[int, int]] = []
+    opening = list(plan.opening)
     while not state.history:
         seat = state.current_player()
         if state.phase is Phase.SELECT:
             action = actions.select(plan.picks[seat])
+        elif state.phase is Phase.CHOOSE and not state.tricks:
+            action = opening.pop(0)
         elif state.phase is Phase.CHOOSE:
             action = plan.choices.get(len(state.tricks) - 1, actions.KEEP)
         else:
@@ -122,7 +137,7 @@ def witness_json(game: Game, witness: Witness) -> dict[str, Any]:
     """A witness as JSON-ready data: options, seed, deal, actions (notation), scores."""
     ruleset = game.ruleset
     return {
-        "options": dict(ROUND_OPTIONS[ruleset.id]),
+        "options": chosen_options(game),
         "seed": WITNESS_SEED,
         "deal": deal_json(witness.deal, ruleset),
         "actions": [
@@ -163,80 +178,167 @@ def deck_shape(ruleset: Ruleset[Any], game: Game) -> tuple[list[int], list[int]]
 Judge = Callable[[tuple[Card, ...]], TrickResult]
 Accept = Callable[[int | None, Mapping[int, tuple[Card, ...]]], bool]
 """Whether a trick outcome is wanted: (winning seat or None, cards each seat takes)."""
+Playable = Callable[[tuple[Card, ...], tuple[Card, ...]], tuple[Card, ...]]
+"""The cards of a hand that may be played to a trick so far (the follow rule)."""
 
 
-def arrange(
-    judge: Judge,
-    cards: Sequence[Card],
-    *,
-    leader: int,
-    seats: int,
-    accept: Accept,
-    pins: Mapping[int, Card] | None = None,
-) -> tuple[dict[int, Card], int | None] | None:
-    """A way to play ``cards`` as one trick led by ``leader`` (seat -> card, seats
-    clockwise 0, 1, 2, ...) whose outcome by ``judge`` is accepted, with ``pins`` (seat ->
-    card) respected; with the winning seat. None when no order of the cards works."""
-    fixed = dict(pins or {})
-    order = [(leader + i) % seats for i in range(seats)]
-    for perm in itertools.permutations(sorted(cards)):
-        if any(fixed.get(seat, card) != card for seat, card in zip(order, perm, strict=True)):
-            continue
-        result = judge(perm)
-        winner = None if result.winner is None else order[result.winner]
-        taken = {order[offset]: got for offset, got in result.taken}
-        if accept(winner, taken):
-            return dict(zip(order, perm, strict=True)), winner
-    return None
+@dataclass(frozen=True)
+class Table:
+    """Where a plan's tricks are laid out: the number of seats, the trick judge (unless
+    a trick brings its own), the follow rule (None: not checked) and the seats that play
+    by a fixed rule rather than choose (the ghost, the virtual player)."""
+
+    seats: int
+    judge: Judge
+    playable: Playable | None = None
+    automatic: frozenset[int] = frozenset()
+
+
+def table_of(game: Game) -> Table:
+    """The table of ``game``: the model's judge and follow rule; the seats beyond the
+    players play automatically."""
+
+    def playable(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+        return game.ruleset.playable(game, hand, trick)
+
+    return Table(
+        game.seats, model_judge(game), playable, frozenset(range(game.players, game.seats))
+    )
 
 
 @dataclass
 class TrickSpec:
-    """One trick of a plan to lay out: its cards, what its outcome must be, pins."""
+    """One trick of a plan to lay out: its cards, what its outcome must be, pins (seat ->
+    card), and its own judge where it differs from the table's (Hund: the powers held
+    before it)."""
 
     cards: tuple[Card, ...]
     accept: Accept
     pins: dict[int, Card] = field(default_factory=dict)
+    judge: Judge | None = None
+
+    def open_to(self, seat: int) -> tuple[Card, ...]:
+        """The cards of this trick ``seat`` may be given: its pin, else any unpinned."""
+        if seat in self.pins:
+            return (self.pins[seat],)
+        return tuple(c for c in self.cards if c not in self.pins.values())
+
+
+Forbidden = frozenset[tuple[int, Card]]
+"""(seat, card) pairs a layout may no longer give: the card would make that seat's
+earlier play illegal."""
+
+
+def arrangements(
+    table: Table,
+    spec: TrickSpec,
+    *,
+    leader: int,
+    later: Sequence[TrickSpec] = (),
+    forbidden: Forbidden = frozenset(),
+) -> Iterator[tuple[dict[int, Card], int | None, Forbidden]]:
+    """Ways to play ``spec`` as one trick led by ``leader`` (seat -> card, seats clockwise
+    0, 1, 2, ...) whose outcome is accepted, with the pins respected and no ``forbidden``
+    card given: for each different outcome, the first found, with its winning seat and
+    the pairs it forbids from the ``later`` tricks.
+
+    A card stays legal as long as its seat is given none of the later cards that would
+    forbid it: under every follow rule here a card is illegal in a hand exactly when one
+    card of that hand forbids it (a card of the lead colour, of a colour played, a trump),
+    so the pairs are found by asking the follow rule about the card and one later card at
+    a time."""
+    judge = spec.judge or table.judge
+    order = [(leader + i) % table.seats for i in range(table.seats)]
+    playable = table.playable
+    open_later = {
+        seat: [c for s in later for c in s.open_to(seat)]
+        for seat in order
+        if playable is not None and seat not in table.automatic
+    }
+    seen: set[tuple[int | None, Forbidden]] = set()
+    for perm in itertools.permutations(sorted(spec.cards)):
+        placed = list(zip(order, perm, strict=True))
+        if any(spec.pins.get(s, c) != c or (s, c) in forbidden for s, c in placed):
+            continue
+        result = judge(perm)
+        winner = None if result.winner is None else order[result.winner]
+        if not spec.accept(winner, {order[offset]: got for offset, got in result.taken}):
+            continue
+        more = frozenset(
+            (seat, other)
+            for i, (seat, card) in enumerate(placed)
+            if playable is not None and seat in open_later
+            for other in open_later[seat]
+            if card not in playable((card, other), perm[:i])
+        )
+        if (winner, more) in seen:
+            continue
+        seen.add((winner, more))
+        yield dict(placed), winner, forbidden | more
+
+
+def can_deal(spec: TrickSpec, seats: int, forbidden: Forbidden) -> bool:
+    """Whether ``spec``'s cards can still go one to each seat, pins and ``forbidden``
+    respected (a bipartite matching, found by augmenting paths)."""
+    owner: dict[Card, int] = {}
+
+    def place(seat: int, tried: set[Card]) -> bool:
+        for card in spec.open_to(seat):
+            if (seat, card) in forbidden or card in tried:
+                continue
+            tried.add(card)
+            if card not in owner or place(owner[card], tried):
+                owner[card] = seat
+                return True
+        return False
+
+    return all(place(seat, set()) for seat in range(seats))
 
 
 def lay_out(
-    judge: Judge,
+    table: Table,
     specs: Sequence[TrickSpec],
     *,
     first_leader: int,
-    seats: int,
     ordered: bool,
     budget: int = 4000,
 ) -> list[dict[int, Card]] | None:
     """The tricks of ``specs`` laid out one after another, each led by the previous
-    winner: in the given order (``ordered``), or in any order found by a depth-first
-    search (at most ``budget`` layouts tried)."""
+    winner (or, when nobody takes a trick, by its leader again): in the given order
+    (``ordered``), or in any order found by a depth-first search; at most ``budget``
+    tricks are tried. Every play is legal under the table's follow rule however the
+    hands are completed, as long as no forbidden pair is dealt (see
+    :func:`arrangements`); a search from given tricks left, leader and forbidden pairs
+    succeeds or fails whatever came before, so failures are remembered."""
     tries = 0
-    failed: set[tuple[frozenset[int], int]] = set()
+    failed: set[tuple[frozenset[int], int, Forbidden]] = set()
 
-    def search(left: frozenset[int], leader: int) -> list[dict[int, Card]] | None:
+    def search(
+        left: frozenset[int], leader: int, forbidden: Forbidden
+    ) -> list[dict[int, Card]] | None:
         nonlocal tries
         if not left:
             return []
-        if (left, leader) in failed or tries > budget:
+        if (left, leader, forbidden) in failed or tries > budget:
             return None
-        candidates = [min(left)] if ordered else sorted(left)
-        for i in candidates:
-            tries += 1
-            spec = specs[i]
-            found = arrange(
-                judge, spec.cards, leader=leader, seats=seats, accept=spec.accept, pins=spec.pins
-            )
-            if found is None:
-                continue
-            trick, winner = found
-            rest = search(left - {i}, leader if winner is None else winner)
-            if rest is not None:
-                return [trick, *rest]
-        failed.add((left, leader))
+        for i in [min(left)] if ordered else sorted(left):
+            later = [specs[j] for j in sorted(left - {i})]
+            cards = {c for s in later for c in s.cards}
+            for trick, winner, now in arrangements(
+                table, specs[i], leader=leader, later=later, forbidden=forbidden
+            ):
+                tries += 1
+                kept = frozenset(p for p in now if p[1] in cards)
+                if all(can_deal(s, table.seats, kept) for s in later):
+                    rest = search(left - {i}, leader if winner is None else winner, kept)
+                    if rest is not None:
+                        return [trick, *rest]
+                if tries > budget:
+                    return None
+        failed.add((left, leader, forbidden))
         return None
 
-    return search(frozenset(range(len(specs))), first_leader)
+    return search(frozenset(range(len(specs))), first_leader, frozenset())
 
 
 def model_judge(game: Game) -> Judge:
@@ -262,6 +364,19 @@ def chunks(cards: Sequence[Card], size: int) -> tuple[list[list[Card]], list[Car
     """``cards`` (kept in order) cut into full chunks of ``size``, and the rest."""
     full = len(cards) // size * size
     return [list(cards[i : i + size]) for i in range(0, full, size)], list(cards[full:])
+
+
+def mono_chunks(cards: Sequence[Card], size: int) -> tuple[list[list[Card]], list[Card]]:
+    """``cards`` colour by colour, each colour from its highest card down cut into full
+    chunks of ``size`` (mono-colour tricks, which every seat can follow): the chunks,
+    and the cards left over."""
+    full: list[list[Card]] = []
+    rest: list[Card] = []
+    for group in by_colour_desc(cards).values():
+        more, left = chunks(group, size)
+        full += more
+        rest += left
+    return full, rest
 
 
 def by_colour_desc(cards: Sequence[Card]) -> dict[int, list[Card]]:
