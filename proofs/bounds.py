@@ -54,7 +54,7 @@ import z3
 
 from tricklaw.errors import TricklawError
 from tricklaw.model import actions
-from tricklaw.model.cards import Card, colour_of, make_card, value_of
+from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets import hund as hund_rules
@@ -319,9 +319,12 @@ def last_relaxation(game: Game) -> Relaxation:
 def hund_relaxation(game: Game) -> Relaxation:
     """Hund: which cards a player can have taken, and what they score.
 
-    One Boolean ``take_c`` per card (five suits of ``S`` values, HUND-FACT-1,
-    HUND-GAP-1; ``S`` and the values follow ``more-cards`` and ``values``). Constraints:
+    Scoring reads only how many cards of each suit a player took: ``count_c`` for suit
+    ``c``. Constraints:
 
+    * deck (HUND-FACT-1, HUND-GAP-1): five suits of ``S`` cards (``S`` follows
+      ``more-cards``; which values they carry, ``values``, counts for nothing here):
+      ``0 <= count_c <= S``;
     * every seat plays one card to each trick and the winner gathers them all
       (HUND-PLAY-1, HUND-COLLECT-1); all cards are dealt (HUND-GAP-2): the cards
       taken are ``s k`` for ``k <= 5S/s`` tricks won, ``s`` the seats (the virtual
@@ -349,12 +352,12 @@ def hund_relaxation(game: Game) -> Relaxation:
     rules: hund_rules.Rules = game.rules
     colours, values = deck_shape(game.ruleset, game)
     seats = game.seats
-    take = {(c, v): z3.Bool(f"take_{c}_{v}") for c in colours for v in values}
+    counts = {c: z3.Int(f"count_{c}") for c in colours}
     plus, hund, minus, k, score = z3.Ints("plus hund minus tricks_won score")
     award = z3.Bool("hund_award")
 
     def suit_count(suit: Any) -> Any:
-        return z3.Sum([z3.If(z3.And(f, suit == c), 1, 0) for (c, _), f in take.items()])
+        return z3.Sum([z3.If(suit == c, n, 0) for c, n in counts.items()])
 
     repeat = rules.sets and rules.set_repeat_stack
     repeat = repeat and (not rules.set_suits_distinct or not rules.set_match_card)
@@ -366,7 +369,8 @@ def hund_relaxation(game: Game) -> Relaxation:
     compared = seats - (1 if game.players == 2 and not rules.virtual_in_hund else 0)
     tricks = len(colours) * len(values) // seats
     assertions = [
-        Tracked("HUND-COLLECT-1", _count(list(take.values())) == seats * k),
+        *[Tracked("HUND-GAP-1", z3.And(n >= 0, n <= len(values))) for n in counts.values()],
+        Tracked("HUND-COLLECT-1", z3.Sum(list(counts.values())) == seats * k),
         Tracked("HUND-PLAY-1", k >= 0),
         Tracked("HUND-GAP-2", k <= tricks),
         Tracked(
@@ -482,7 +486,7 @@ def round_values(game: Game, log: RoundLog, seat: int) -> dict[str, int | bool]:
             holders[power] if power < len(holders) else -1
             for power in (hund_rules.PLUS, hund_rules.HUND, hund_rules.MINUS)
         )
-        out |= {f"take_{c}_{v}": make_card(c, v) in taken for c in colours for v in values}
+        out |= {f"count_{c}": sum(1 for x in taken if colour_of(x) == c) for c in colours}
         out |= {"plus": plus, "hund": hund, "minus": minus}
         gained = sum(1 for c in taken if colour_of(c) == plus)
         lost = sum(1 for c in taken if colour_of(c) == minus)

@@ -355,7 +355,7 @@ def _hund_designation(game: Game) -> tuple[int | None, tuple[Card, ...]]:
     rules: hund_rules.Rules = game.rules
     if not rules.sets:
         return (1 if rules.ascending else DESIGNATION), ()
-    values = list(game.ruleset.values(game.players, rules))  # type: ignore[attr-defined]
+    values = list(hund_rules.HUND_RULESET.values(game.players, rules))
     return None, tuple(make_card(suit, values[suit]) for suit in range(5))
 
 
@@ -373,7 +373,7 @@ def _hund_groups(
     so that it assigns one power only (``set-repeat=stack`` could stack more); the rest
     follow from the highest down, the last trick ascending."""
     seats = game.seats
-    values = game.ruleset.values(game.players, game.rules)  # type: ignore[attr-defined]
+    values = hund_rules.HUND_RULESET.values(game.players, game.rules)
     desc = [make_card(suit, v) for v in sorted(values, reverse=True) if v != value_of(first)]
     fill = sorted(desc, key=lambda c: (matches(c), -value_of(c)))[: seats - 1]
     rest = [c for c in desc if c not in fill]
@@ -394,6 +394,20 @@ def _hund_award(game: Game) -> str:
     return "tie"
 
 
+def _hund_winners(virtual: int | None) -> tuple[Accept, Accept]:
+    """Trick outcomes the Hund plans accept: some player wins (never the virtual
+    player, so that it never leads), and some player other than seat 0 wins."""
+    barred = (None,) if virtual is None else (None, virtual)
+
+    def anyone(winner: int | None, _taken: Mapping[int, tuple[Card, ...]]) -> bool:
+        return winner not in barred
+
+    def other(winner: int | None, _taken: Mapping[int, tuple[Card, ...]]) -> bool:
+        return winner not in (SEAT, *barred)
+
+    return anyone, other
+
+
 def _hund_specs(
     groups: Mapping[int, list[list[Card]]], maximize: bool, award: str, virtual: int | None
 ) -> list[TrickSpec] | None:
@@ -408,13 +422,7 @@ def _hund_specs(
     Hund card: seat 0 has ``s-1`` Hund cards, seat 1 at least ``s``, the others at most
     one. For a ``tie``, seats 0 and 1 win the same number of Hund tricks. The virtual
     player never wins a trick."""
-    no_virtual = () if virtual is None else (virtual,)
-
-    def anyone(winner: int | None, _taken: Mapping[int, tuple[Card, ...]]) -> bool:
-        return winner is not None and winner not in no_virtual
-
-    def other(winner: int | None, _taken: Mapping[int, tuple[Card, ...]]) -> bool:
-        return winner not in (SEAT, None, *no_virtual)
+    anyone, other = _hund_winners(virtual)
 
     def specs(suit: int, accept: Accept, picked: slice) -> list[TrickSpec]:
         return [TrickSpec(tuple(g), accept) for g in groups[suit][picked]]
@@ -471,10 +479,9 @@ def _hund_stacked_specs(game: Game, maximize: bool) -> list[TrickSpec] | None:
     every ``B`` card (the unique most Hund cards), no ``A`` card."""
     if game.seats != 3:
         return None
-    values = sorted(game.ruleset.values(game.players, game.rules), reverse=True)  # type: ignore[attr-defined]
+    values = sorted(hund_rules.HUND_RULESET.values(game.players, game.rules), reverse=True)
     a, b, c, d, e = ([make_card(suit, v) for v in values] for suit in range(5))
-    anyone = loses(hund_rules.VIRTUAL) if game.players == 2 else (lambda w, _t: w is not None)
-    other = loses(SEAT) if game.players != 2 else (lambda w, _t: w not in (SEAT, None, 2))
+    anyone, other = _hund_winners(hund_rules.VIRTUAL if game.players == 2 else None)
     hund_to = (wins(1), wins(1), wins(SEAT)) if maximize else (wins(SEAT),) * 3
     plus_to, minus_to = (wins(SEAT), other) if maximize else (other, wins(SEAT))
     return [
