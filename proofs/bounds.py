@@ -1,46 +1,51 @@
 """Score bounds: the least and the greatest score one player can make in a round.
 
-For each ruleset and player count, with the default options, and for seat 0,
-two obligations: ``score-max`` (no round gives seat 0 more than ``B``) and
-``score-min`` (no round gives seat 0 less than ``B``). Each is settled in two
-independent halves:
+For each ruleset, player count and reading of the rules that can change them
+(:func:`~tricklaw.proofs.bound_readings.readings`: the defaults, each dispute or
+custom option that changes scoring, legality, trick-taking or the deck varied one
+value at a time, and the pairs that interact), and for seat 0, two obligations:
+``score-max`` (no round gives seat 0 more than ``B``) and ``score-min`` (no round
+gives seat 0 less than ``B``). Each is settled in two independent halves:
 
-1. **The bound, proved by Z3** over a sound *relaxation* of the round: a
-   small set of integer and Boolean variables saying which cards end up
-   counting for the player (picked, taken, laid face down), constrained only
-   by facts every real round satisfies, each stated as a tracked assertion
-   named by the clause it comes from. Every real round is a solution of the
-   relaxation, so the relaxation's optimum (:func:`~tricklaw.proofs.solver.optimum`) bounds the real
-   one; the bound ``B`` is then proved on its own by checking that
-   "score > B" (or "< B") is unsatisfiable, and the unsat core names the
-   clauses the proof rests on. The relaxations are described, constraint by
+1. **The bound, proved by Z3** over a sound *relaxation* of the round under that
+   reading: a small set of integer and Boolean variables saying which cards end up
+   counting for the player (picked, taken, laid face down), constrained only by
+   facts every real round of the reading satisfies, each stated as a tracked
+   assertion named by the clause (or dispute) it comes from. Every real round is a
+   solution of the relaxation, so the relaxation's optimum
+   (:func:`~tricklaw.proofs.solver.optimum`) bounds the real one; the bound ``B`` is
+   then proved on its own by checking that "score > B" (or "< B") is
+   unsatisfiable, and the unsat core names the clauses the proof rests on. The
+   relaxations read the game's options; they are described, constraint by
    constraint, in :func:`sticheln_relaxation`, :func:`lowhigh_relaxation`,
    :func:`last_relaxation` and :func:`hund_relaxation`.
 
-2. **A witness**: a concrete deal and a sequence of legal actions that the
-   Python model replays (:func:`replay_witness`) to a score for seat 0. The
-   witnesses are built constructively from a *plan* (which seat plays which
-   card in which trick), designed from the relaxation's optimum and the
-   rules: mono-colour tricks that every player may follow, a few mixed
-   tricks where voids are needed, trick orders that give the lead to the
-   right player. Each trick of a plan is laid out (which seat plays which of
-   its cards) by asking the model's own trick judge, and the whole plan is
-   replayed through the model with every action's legality checked; only the
-   replayed score counts. (The Sticheln plans realise the composition of the
-   relaxation's optimum; the other plans come from the rules alone, so they
-   would also expose a relaxation that cut off real rounds. Soundness itself is
-   checked separately: :func:`relaxation_admits` confirms that a finished
-   round of the model, its score included, is a solution of the relaxation.)
+2. **A witness**: a concrete deal and a sequence of legal actions that the Python
+   model replays under the same reading
+   (:func:`~tricklaw.proofs.witnesses.replay_witness`) to a score for seat 0. The
+   witnesses are built constructively from a *plan* (:mod:`tricklaw.proofs.plans`:
+   which seat plays which card in which trick), designed from the relaxation's
+   optimum and the rules: mono-colour tricks that every player may follow, a few
+   mixed tricks where voids are needed, trick orders that give the lead to the
+   right player. Each trick of a plan is laid out (which seat plays which of its
+   cards) by asking the model's own trick judge and follow rule
+   (:func:`~tricklaw.proofs.witnesses.lay_out`), and the whole plan is replayed
+   through the model with every action's legality checked; only the replayed score
+   counts. (The Sticheln plans realise the composition of the relaxation's optimum;
+   the other plans come from the rules alone, so they would also expose a
+   relaxation that cut off real rounds. Soundness itself is checked separately:
+   :func:`relaxation_admits` confirms that a finished round of the model, its score
+   included, is a solution of the relaxation.)
 
-A result is ``proved`` when the witness reaches the proved bound (the bound
-is tight, and is therefore the exact least / greatest score), and ``unknown``
-with the detail "proved bound B, best witness W" when it does not. A witness
-beyond the proved bound would mean the relaxation is unsound: that is reported
-as a ``counterexample``.
+A result is ``proved`` when the witness reaches the proved bound (the bound is
+tight, and is therefore the exact least / greatest score), and ``unknown`` with the
+detail "proved bound B, best witness W" when it does not. A witness beyond the
+proved bound would mean the relaxation is unsound: that is reported as a
+``counterexample``.
 
-(A Z3 search over a whole round with cooperative play, every card and play
-free, was tried for the witnesses; it did not answer within 30 s even for
-three players of Sticheln, so the witnesses are constructed instead.)
+(A Z3 search over a whole round with cooperative play, every card and play free,
+was tried for the witnesses; it did not answer within 30 s even for three players
+of Sticheln, so the witnesses are constructed instead.)
 """
 
 from __future__ import annotations
@@ -645,3 +650,14 @@ def all_bounds_results(timeout_ms: int = 5000) -> list[Result]:
         for players in ruleset.player_counts
         for result in bounds_results(rid, players, timeout_ms)
     ]
+
+
+def bound_cells(results: Sequence[Result]) -> dict[tuple[str, str, str], dict[str, str]]:
+    """The score bounds among ``results`` as table cells: (ruleset, players, reading) ->
+    obligation -> the bound where proved, else the status and its details."""
+    rows: dict[tuple[str, str, str], dict[str, str]] = {}
+    for r in results:
+        if r.obligation in {MAX, MIN}:
+            shown = f"{r.witness['score']}" if r.status == PROVED else f"{r.status}: {r.detail}"
+            rows.setdefault((r.ruleset, r.players, r.reading), {})[r.obligation] = shown
+    return rows

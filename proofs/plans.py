@@ -142,7 +142,7 @@ def sticheln_plan(game: Game, hint: Mapping[str, Any]) -> Plan | None:
     misery card of value ``pick``, wins ``tricks`` tricks holding the misery cards
     ``taken`` and ``others`` cards of other colours, and takes nothing from the others.
 
-    The won and lost tricks are composed (:func:`_sticheln_won`, :func:`_sticheln_lost`)
+    The won and lost tricks are composed (``_sticheln_won``, ``_sticheln_lost``)
     and laid out in an order the search finds, under the game's trick judge and follow
     rule: tricks seat 0 can only win by trumping come after a trick another seat won, and
     a trick with cards off the lead colour comes once the seats playing them can have
@@ -308,12 +308,12 @@ def _last_tricks(
 def last_plan(game: Game, maximize: bool) -> Plan | None:
     """A round of The Last, seat 0 leading the first trick.
 
-    Greatest penalty: the points pile holds the highest cards (:func:`_last_points`);
+    Greatest penalty: the points pile holds the highest cards (``_last_points``);
     seat 0 wins every trick, the last one included (so that under
     ``unused-points=last-winner`` the cards never turned up are his too), holding the
     highest card of the winning colour (LAST-TRICK-2/3), and keeps every points card
     face down. Least: seat 0 never holds the winning card and lays nothing down. The
-    tricks are cut as :func:`_last_tricks` says and laid out in an order where every
+    tricks are cut as ``_last_tricks`` says and laid out in an order where every
     card is legal. With two players the ghost (seat 2) gets its pile in the order of its
     plays: its top card is always one it may play, so both ``ghost-play`` readings play
     it."""
@@ -528,8 +528,8 @@ def _hund_judges(
 def hund_plan(game: Game, maximize: bool) -> Plan | None:
     """A Hund round in which red, yellow, green, blue and purple take the powers Trump,
     Plus, Hund, Minus and Lead in turn (HUND-DESIG-1/2; with designation sets, one set a
-    suit, HUND-OPT-2): each suit's cards form mono-suit tricks (:func:`_hund_groups`),
-    played as :func:`_hund_specs` says, under the game's deck (``values``,
+    suit, HUND-OPT-2): each suit's cards form mono-suit tricks (``_hund_groups``),
+    played as ``_hund_specs`` says, under the game's deck (``values``,
     ``more-cards``), trick judge and follow rule.
 
     With two players the virtual player (seat 2) gets columns under which its fixed rule

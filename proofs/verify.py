@@ -312,12 +312,7 @@ def _bounds_table(results: list[Result]) -> Any:
     are none), with a caption naming the options no bound is varied over, and why."""
     from rich.table import Table
 
-    rows: dict[tuple[str, str, str], dict[str, str]] = {}
-    for r in results:
-        if r.obligation in {bounds.MAX, bounds.MIN}:
-            value = r.witness.get("score")
-            shown = f"{value}" if r.status == PROVED else f"{r.status}: {r.detail}"
-            rows.setdefault((r.ruleset, r.players, r.reading), {})[r.obligation] = shown
+    rows = bounds.bound_cells(results)
     if not rows:
         return None
     caption = "; ".join(
