@@ -96,6 +96,10 @@ class Relaxation:
     """The player's score as a Z3 integer term."""
     decode: Callable[[Any], dict[str, Any]] = lambda _model: {}
     """What an optimal model of the relaxation says (guides the witness)."""
+    canonical: Sequence[Any] = ()
+    """Integer terms minimised in turn among the optimal solutions before decoding, so
+    that the model decoded, and the witness built from it, do not depend on the
+    solver's state (Z3's models do: they change with what it solved before)."""
 
 
 @dataclass
@@ -111,21 +115,52 @@ class Bound:
 
 
 def prove_bound(relax: Relaxation, maximize: bool, timeout_ms: int) -> Bound:
-    """The relaxation's optimum ``B`` (a search by Z3 checks), then the proof that no solution
-    scores beyond it ("score > B" / "score < B" unsat), whose core gives the clauses."""
+    """The relaxation's optimum ``B`` (a search by Z3 checks), then the proof that no
+    solution scores beyond it ("score > B" / "score < B" unsat), whose core, made
+    minimal (:func:`_minimal_core`), gives the clauses."""
     start = time.perf_counter()
     status, value, model = optimum(relax.assertions, relax.score, maximize, timeout_ms)
     if status != PROVED or value is None or model is None:
         return Bound(UNKNOWN, None, (), time.perf_counter() - start, detail="no optimum in time")
-    hint = relax.decode(model)
+    hint = relax.decode(_canonical(relax, value, timeout_ms) or model)
     beyond = relax.score > value if maximize else relax.score < value
     word = "more" if maximize else "less"
-    out = check([*relax.assertions, Tracked(f"claim:no-score-{word}", beyond)], timeout_ms)
-    seconds = time.perf_counter() - start
-    clauses = tuple(c for c in out.clauses if not c.startswith("claim:"))
+    claim = Tracked(f"claim:no-score-{word}", beyond)
+    out = check([*relax.assertions, claim], timeout_ms)
     if out.status != PROVED:
+        clauses = tuple(c for c in out.clauses if not c.startswith("claim:"))
+        seconds = time.perf_counter() - start
         return Bound(UNKNOWN, value, clauses, seconds, hint, f"optimum {value} not re-proved")
-    return Bound(PROVED, value, clauses, seconds, hint)
+    clauses = _minimal_core(relax.assertions, claim, out.clauses, timeout_ms)
+    return Bound(PROVED, value, clauses, time.perf_counter() - start, hint)
+
+
+def _minimal_core(
+    assertions: Sequence[Tracked], claim: Tracked, core: Sequence[str], timeout_ms: int
+) -> tuple[str, ...]:
+    """The clauses of ``core`` the claim still needs once each, in sorted order, is
+    dropped if the rest (with all its assertions) still proves it. Z3's cores vary with
+    the solver's state; whether a set of assertions is unsatisfiable does not, so this
+    minimal core is the same on every run."""
+    kept = sorted(c for c in core if not c.startswith("claim:"))
+    for clause in list(kept):
+        rest = [a for a in assertions if a.clause in kept and a.clause != clause]
+        if check([*rest, claim], timeout_ms).status == PROVED:
+            kept.remove(clause)
+    return tuple(kept)
+
+
+def _canonical(relax: Relaxation, value: int, timeout_ms: int) -> Any:
+    """The optimal model whose :attr:`Relaxation.canonical` terms are least, in turn
+    (None when there are none, or a search does not answer in time)."""
+    fixed = [*relax.assertions, Tracked("optimum", relax.score == value)]
+    model = None
+    for term in relax.canonical:
+        status, least, model = optimum(fixed, term, False, timeout_ms)
+        if status != PROVED or least is None:
+            return None
+        fixed.append(Tracked("canonical", term == least))
+    return model
 
 
 def _count(flags: Sequence[Any]) -> Any:
@@ -225,7 +260,11 @@ def sticheln_relaxation(game: Game) -> Relaxation:
             "tricks": model.eval(k, model_completion=True).as_long(),
         }
 
-    return Relaxation(assertions, score, decode)
+    canonical = (
+        z3.Sum([z3.If(pick[v], v, 0) for v in values]),
+        z3.Sum([z3.If(take[v], 2**v, 0) for v in values]),
+    )
+    return Relaxation(assertions, score, decode, canonical)
 
 
 def lowhigh_relaxation(game: Game) -> Relaxation:
