@@ -46,7 +46,8 @@ from tricklaw.proofs.witnesses import (
 # --- Sticheln witnesses ------------------------------------------------------------------
 
 PLAN_TRIES = 40
-"""How many compositions of the won tricks, and of the lost ones, a Sticheln plan tries."""
+"""How many alternatives a plan tries at each choice it makes (Sticheln: the won and the
+lost tricks; The Last: the points piles and the cuts into tricks)."""
 
 
 def _sticheln_winnable(judge: Judge, cards: Sequence[Card]) -> bool:

@@ -6,8 +6,10 @@ model, every action checked for legality, and gives the replayed scores as a
 :class:`Witness`. Witnesses are written to and read from JSON
 (:func:`witness_json`, :func:`replay_witness`).
 
-Plans are laid out trick by trick by :func:`lay_out`, which asks the model's own
-trick judge which seat wins a given order of cards (:func:`arrange`).
+Plans are laid out trick by trick by :func:`lay_out` at a :class:`Table` (the
+game's seats, trick judge and follow rule): for each trick it asks the model's own
+judge which seat wins a given order of cards, and its follow rule whether each card
+may be played from any hand the seat can still be dealt (:func:`arrangements`).
 """
 
 from __future__ import annotations
