@@ -117,7 +117,7 @@ class Bound:
 def prove_bound(relax: Relaxation, maximize: bool, timeout_ms: int) -> Bound:
     """The relaxation's optimum ``B`` (a search by Z3 checks), then the proof that no
     solution scores beyond it ("score > B" / "score < B" unsat), whose core, made
-    minimal (:func:`_minimal_core`), gives the clauses."""
+    minimal (``_minimal_core``), gives the clauses."""
     start = time.perf_counter()
     status, value, model = optimum(relax.assertions, relax.score, maximize, timeout_ms)
     if status != PROVED or value is None or model is None:
