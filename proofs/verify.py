@@ -19,8 +19,9 @@ For each ruleset (every player count, every reading where it matters):
 the worked tricks as Z3 constraints (:mod:`tricklaw.proofs.example_constraints`),
 and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
 model-encoding agreement, card conservation) and the score bounds of
-:mod:`tricklaw.proofs.bounds` (each proved on a sound relaxation and met by a
-witness the model replays), each ``proved``,
+:mod:`tricklaw.proofs.bounds` under every reading that can change them
+(:mod:`tricklaw.proofs.bound_readings`; each proved on a sound relaxation and met by
+a witness the model replays), each ``proved``,
 ``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
 witness). The command exits 1 if any check fails, any obligation has a
 counterexample, or any is unknown (a time-out is never counted as proved).
@@ -43,7 +44,7 @@ from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import bounds, example_constraints, obligations
+from tricklaw.proofs import bound_readings, bounds, example_constraints, obligations
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
@@ -262,7 +263,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
             progress(f"{ruleset.id} {n}p: score bounds")
-            results += bounds.bounds_results(ruleset, n, scope.timeout_ms)
+            results += bounds.bounds_results(ruleset, n, scope.timeout_ms, options)
     return results
 
 
@@ -307,22 +308,28 @@ def _render(results: list[Result], out: TextIO) -> None:
 
 
 def _bounds_table(results: list[Result]) -> Any:
-    """The score bounds, one row per ruleset and player count (None when there are none)."""
+    """The score bounds, one row per ruleset, player count and reading (None when there
+    are none), with a caption naming the options no bound is varied over, and why."""
     from rich.table import Table
 
-    rows: dict[tuple[str, str], dict[str, str]] = {}
-    for r in results:
-        if r.obligation in {"score-max", "score-min"}:
-            value = r.witness.get("score")
-            shown = f"{value}" if r.status == PROVED else f"{r.status}: {r.detail}"
-            rows.setdefault((r.ruleset, r.players), {})[r.obligation] = shown
+    rows = bounds.bound_cells(results)
     if not rows:
         return None
-    table = Table(title="round score of one player: proved bounds met by replayed witnesses")
-    for heading in ("ruleset", "players", "least", "greatest"):
-        table.add_column(heading)
-    for (ruleset, players), cells in rows.items():
-        table.add_row(ruleset, players, cells.get("score-min", ""), cells.get("score-max", ""))
+    caption = "; ".join(
+        f"{rid} {name}: {why}"
+        for rid in dict.fromkeys(key[0] for key in rows)
+        for name, why in bound_readings.not_varied(rid).items()
+    )
+    table = Table(
+        title="round score of one player: proved bounds met by replayed witnesses",
+        caption=f"not varied: {caption}" if caption else None,
+    )
+    for heading in ("ruleset", "players", "reading", "least", "greatest"):
+        table.add_column(heading, overflow="fold")
+    for (ruleset, players, reading), cells in rows.items():
+        table.add_row(
+            ruleset, players, reading, cells.get(bounds.MIN, ""), cells.get(bounds.MAX, "")
+        )
     return table
 
 

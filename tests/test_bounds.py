@@ -1,18 +1,21 @@
-"""Score bounds (:mod:`tricklaw.proofs.bounds`): proved, tight, witnessed and sound.
+"""Score bounds (:mod:`tricklaw.proofs.bounds`): proved, tight, witnessed and sound,
+under every reading that can change them (:mod:`tricklaw.proofs.bound_readings`).
 
 * Every bound is proved by Z3 over its relaxation and met by a witness that the
-  model replays to exactly that score (so every bound here is the exact least or
-  greatest round score).
+  model replays, under that reading, to exactly that score (so every bound here is
+  the exact least or greatest round score).
 * The values are those the rules give by hand (see each table's reasoning).
-* The bounds hold on a few hundred seeded random rounds per ruleset and player
-  count, and every sampled round is itself a solution of the relaxation (the
-  relaxation is sound on those rounds, score included).
+* The bounds hold on seeded random rounds of every reading, and sampled rounds are
+  solutions of the reading's relaxation (the relaxation is sound on those rounds,
+  score included); rounds that only the reading allows are solutions of its
+  relaxation and not of the defaults' one (the relaxation reads the option).
 * Gaps and unsound relaxations are reported as such, never as proved.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -21,8 +24,9 @@ import pytest
 from tricklaw.errors import TricklawError
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS
-from tricklaw.model.state import RoundLog
-from tricklaw.proofs import bounds
+from tricklaw.model.state import Game, RoundLog
+from tricklaw.proofs import bounds, plans, witnesses
+from tricklaw.proofs.bound_readings import Reading, label, readings
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
@@ -30,21 +34,42 @@ from tricklaw.spec import load_registry
 clause = pytest.mark.clause
 TIMEOUT_MS = 5000
 CASES = [(rid, n) for rid, ruleset in RULESETS.items() for n in ruleset.player_counts]
+READINGS = [(rid, n, r) for rid, n in CASES for r in readings(rid, n)]
 RANDOM_ROUNDS = 300
+"""Random rounds per ruleset and player count under the defaults; fewer under the other
+readings (:data:`READING_ROUNDS`)."""
+READING_ROUNDS = 40
 ADMIT_ROUNDS = 6
+READING_ADMIT_ROUNDS = 2
+
+
+def reading_id(case: tuple[str, int, Reading]) -> str:
+    rid, n, reading = case
+    return f"{rid}-{n}-{label(reading).replace(', ', '+')}"
+
+
+BY_READING = pytest.mark.parametrize(
+    ("ruleset_id", "players", "reading"), READINGS, ids=list(map(reading_id, READINGS))
+)
+OWN_RELAXATIONS = dict(bounds.RELAXATIONS)
+"""Each ruleset's relaxation, kept before any test replaces one."""
 
 
 @cache
-def results(ruleset_id: str, players: int) -> tuple[Result, Result]:
-    """(score-max, score-min) of one ruleset and player count, computed once."""
-    high, low = bounds.bounds_results(ruleset_id, players, TIMEOUT_MS)
+def results(ruleset_id: str, players: int, reading: Reading = ()) -> tuple[Result, Result]:
+    """(score-max, score-min) of one ruleset, player count and reading, computed once."""
+    options = dict(reading)
+    high = bounds.bound_result(ruleset_id, players, True, TIMEOUT_MS, options)
+    low = bounds.bound_result(ruleset_id, players, False, TIMEOUT_MS, options)
     return high, low
 
 
 @cache
-def sample_rounds(ruleset_id: str, players: int, count: int) -> tuple[RoundLog, ...]:
-    """``count`` rounds of seeded random games under the default options."""
-    game = RULESETS[ruleset_id].make_game(players)
+def sample_rounds(
+    ruleset_id: str, players: int, count: int, reading: Reading = ()
+) -> tuple[RoundLog, ...]:
+    """``count`` rounds of seeded random games under ``reading``."""
+    game = RULESETS[ruleset_id].make_game(players, dict(reading))
     logs: list[RoundLog] = []
     seed = 1
     while len(logs) < count:
@@ -54,29 +79,39 @@ def sample_rounds(ruleset_id: str, players: int, count: int) -> tuple[RoundLog, 
     return tuple(logs[:count])
 
 
-def bound_values(ruleset_id: str, players: int) -> tuple[int, int]:
-    high, low = results(ruleset_id, players)
+def bound_values(ruleset_id: str, players: int, reading: Reading = ()) -> tuple[int, int]:
+    high, low = results(ruleset_id, players, reading)
     return high.witness["bound"], low.witness["bound"]
+
+
+def values_by_reading(ruleset_id: str) -> dict[tuple[int, Reading], tuple[int, int]]:
+    return {(n, r): bound_values(ruleset_id, n, r) for rid, n, r in READINGS if rid == ruleset_id}
 
 
 # --- every bound is proved, tight, and witnessed -------------------------------------------
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES)
-def test_every_bound_is_proved_tight_and_replays(ruleset_id: str, players: int) -> None:
+@BY_READING
+def test_every_bound_is_proved_tight_and_replays(
+    ruleset_id: str, players: int, reading: Reading
+) -> None:
+    """Under every reading: proved, and met by a witness recorded with the reading's
+    options, which replays under them to exactly the bound."""
     ids = load_registry(ruleset_id).ids
-    for result, name in zip(results(ruleset_id, players), (bounds.MAX, bounds.MIN), strict=True):
+    pair = results(ruleset_id, players, reading)
+    for result, name in zip(pair, (bounds.MAX, bounds.MIN), strict=True):
         assert result.obligation == name
         assert (result.ruleset, result.players, result.reading) == (
             ruleset_id,
             str(players),
-            "default",
+            label(reading),
         )
         assert result.status == PROVED, result.detail
         witness = result.witness
+        assert dict(reading).items() <= witness["options"].items()
         assert witness["score"] == witness["bound"]
-        assert bounds.replay_witness(ruleset_id, players, witness) == witness["score"]
-        assert witness["scores"][bounds.SEAT] == witness["score"]
+        assert witnesses.replay_witness(ruleset_id, players, witness) == witness["score"]
+        assert witness["scores"][witnesses.SEAT] == witness["score"]
         assert result.clauses, "the proof names the clauses it rests on"
         assert set(result.clauses) <= ids
 
@@ -107,62 +142,124 @@ def test_sticheln_bounds_are_tight(ruleset_id: str) -> None:
     the other misery cards in whole tricks: ``-T - T(T-1)/2`` plus one filler card (3-5
     players: 3 tricks of ``n``, a zero of another colour filling the last: -35, -65,
     -104); with 6 players two tricks of misery 2..13 (-104) beat three tricks with four
-    fillers (-101)."""
-    expected = {3: (36, -35), 4: (48, -65), 5: (60, -104), 6: (72, -104)}
-    for players, values in expected.items():
-        assert bound_values(ruleset_id, players) == values
-        assert all(r.status == PROVED for r in results(ruleset_id, players))
+    fillers (-101).
+
+    The readings of ``follow``, ``all-zero`` and ``zero-lead`` change what may be played
+    and who takes a trick, not these numbers. ``deck=full`` deals 15 of the 90 cards
+    to each player: all 14 tricks can hold cards of the five other colours (42, 56, 70;
+    six players deal the whole deck either way: 72), and the misery colour is the whole
+    0-14 at every count: -104, as with six players."""
+    table = {3: (36, -35), 4: (48, -65), 5: (60, -104), 6: (72, -104)}
+    full = {3: (42, -104), 4: (56, -104), 5: (70, -104), 6: (72, -104)}
+    for (players, reading), values in values_by_reading(ruleset_id).items():
+        expected = full if ("deck", "full") in reading else table
+        assert values == expected[players], (players, reading)
 
 
 @clause("LH-DECK-1", "LH-TRICK-4", "LH-TRICK-5", "LH-SCORE-2", "LH-SCORE-3", "LH-SCORE-4")
 def test_lowhigh_bounds() -> None:
     """Greatest: the top two values of every colour, gained as the lowest card's player
     (LH-TRICK-4): ``5 (2 top - 1)``; three or more cards of a colour score at most ``top``.
-    Least: 0, gaining nothing (a middle card in every trick)."""
-    for players, top in {3: 9, 4: 12, 5: 15, 6: 18}.items():
-        assert bound_values("lowhigh", players) == (5 * (2 * top - 1), 0)
+    Least: 0, gaining nothing (a middle card in every trick). Neither needs a trick of
+    one value throughout, so ``same-card`` does not change them."""
+    top = {3: 9, 4: 12, 5: 15, 6: 18}
+    for (players, reading), values in values_by_reading("lowhigh").items():
+        assert values == (5 * (2 * top[players] - 1), 0), reading
 
 
 @clause("LAST-DECK-1", "LAST-DEAL-1", "LAST-GHOST-1", "LAST-COLLECT-1", "LAST-SCORE-1")
 def test_the_last_bounds() -> None:
     """Greatest penalty: one face-down card per trick, at most the ``H`` highest cards
-    (12s, 11s, 10s: 132 for 12 tricks; 102 for 9; 92 for 8). Least: 0, winning nothing."""
-    assert {n: bound_values("the-last", n) for n in (2, 3, 4, 5)} == {
-        2: (132, 0),
-        3: (132, 0),
-        4: (102, 0),
-        5: (92, 0),
-    }
+    (12s, 11s, 10s: 132 for 12 tricks; 102 for 9; 92 for 8). Least: 0, winning nothing.
+    ``last-play`` and ``ghost-play`` change only what may be played."""
+    default = {2: (132, 0), 3: (132, 0), 4: (102, 0), 5: (92, 0)}
+    for (players, reading), values in values_by_reading("the-last").items():
+        if reading != (("unused-points", "last-winner"),):
+            assert values == default[players], reading
+
+
+@clause("LAST-D-UNUSED", "LAST-ROUND-1")
+def test_the_last_unused_points_to_the_last_winner() -> None:
+    """With four players 3 points cards are never turned up; under ``last-winner`` the
+    winner of the last trick lays them down too: 9 + 3 cards, the twelve highest, 132."""
+    assert bound_values("the-last", 4, (("unused-points", "last-winner"),)) == (132, 0)
 
 
 @clause("HUND-DESIG-2", "HUND-FACT-2", "HUND-FACT-3", "HUND-COLLECT-1", "HUND-GAP-2")
 def test_hund_bounds() -> None:
     """Greatest: every Plus card and the Hund award, ``S + 3``; least: every Minus card,
-    ``-S``, for ``S`` cards a suit (6, 6, 8, 10)."""
-    for players, size in {2: 6, 3: 6, 4: 8, 5: 10}.items():
-        assert bound_values("hund", players) == (size + 3, -size)
+    ``-S``, for ``S`` cards a suit (6, 6, 8, 10; 9, 9, 12, 15 with ``more-cards``).
+
+    Two players with ``virtual-hund=ignored`` compare two seats only: one has the most
+    and the other the fewest Hund cards, or they tie, and under ``hund-tie=excluded`` a
+    tie is excluded too: no award, greatest ``S``; under ``scores`` a tie scores: ``S + 3``.
+    The other readings (trump timing, designation order, values from 0, designation
+    sets and their sub-options) change who takes what, not these numbers."""
+    size = {2: 6, 3: 6, 4: 8, 5: 10}
+    more = {2: 9, 3: 9, 4: 12, 5: 15}
+    for (players, reading), values in values_by_reading("hund").items():
+        s = more[players] if ("more-cards", "yes") in reading else size[players]
+        award = 0 if reading == (("virtual-hund", "ignored"),) else 3
+        assert values == (s + award, -s), (players, reading)
+
+
+@clause("HUND-D-VIRTUALHUND", "HUND-D-HUNDTIE", "HUND-TWO-1")
+def test_hund_award_with_the_virtual_player_ignored() -> None:
+    ignored = (("virtual-hund", "ignored"),)
+    assert bound_values("hund", 2, ignored) == (6, -6)
+    assert bound_values("hund", 2, (("hund-tie", "scores"), *ignored)) == (9, -6)
+
+
+def test_results_do_not_depend_on_what_z3_solved_before() -> None:
+    """Z3's models and unsat cores change with what it solved earlier in the process;
+    the witnesses (built from a canonical optimal model) and the clauses (a minimal
+    core) do not. Without both, four of these six results differed after the trick
+    obligations of one Hund table."""
+    from tricklaw.proofs import obligations
+
+    cases = [
+        ("sticheln-1993", 3, {"all-zero": "no-winner"}),
+        ("sticheln-1993", 3, {"deck": "full"}),
+        ("sticheln", 4, {}),
+    ]
+
+    def run() -> list[Result]:
+        return [
+            bounds.bound_result(rid, n, maximize, TIMEOUT_MS, options)
+            for rid, n, options in cases
+            for maximize in (True, False)
+        ]
+
+    before = run()
+    obligations.trick_results(RULESETS["hund"], 3, {}, TIMEOUT_MS)
+    after = run()
+    assert [(r.witness, r.clauses) for r in before] == [(r.witness, r.clauses) for r in after]
 
 
 def test_all_bounds_take_little_time() -> None:
-    total = sum(r.seconds for rid, n in CASES for r in results(rid, n))
-    assert total < 60
+    total = sum(r.seconds for rid, n, reading in READINGS for r in results(rid, n, reading))
+    assert total < 90
 
 
 # --- soundness on the model's own rounds ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES)
-def test_bounds_hold_on_random_rounds(ruleset_id: str, players: int) -> None:
-    high, low = bound_values(ruleset_id, players)
-    for log in sample_rounds(ruleset_id, players, RANDOM_ROUNDS):
+@BY_READING
+def test_bounds_hold_on_random_rounds(ruleset_id: str, players: int, reading: Reading) -> None:
+    high, low = bound_values(ruleset_id, players, reading)
+    count = RANDOM_ROUNDS if not reading else READING_ROUNDS
+    for log in sample_rounds(ruleset_id, players, count, reading):
         for seat in range(players):
             assert low <= log.scores[seat] <= high, (log.index, seat, log.scores)
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES)
-def test_sampled_rounds_are_solutions_of_the_relaxation(ruleset_id: str, players: int) -> None:
-    game = RULESETS[ruleset_id].make_game(players)
-    for log in sample_rounds(ruleset_id, players, ADMIT_ROUNDS):
+@BY_READING
+def test_sampled_rounds_are_solutions_of_the_relaxation(
+    ruleset_id: str, players: int, reading: Reading
+) -> None:
+    game = RULESETS[ruleset_id].make_game(players, dict(reading))
+    count = ADMIT_ROUNDS if not reading else READING_ADMIT_ROUNDS
+    for log in sample_rounds(ruleset_id, players, count, reading):
         for seat in range(players):
             values = bounds.round_values(game, log, seat)
             assert values["score"] == log.scores[seat]
@@ -171,11 +268,102 @@ def test_sampled_rounds_are_solutions_of_the_relaxation(ruleset_id: str, players
             assert not bounds.relaxation_admits(game, log, seat, TIMEOUT_MS, wrong)
 
 
+def reading_only_round(
+    ruleset_id: str, players: int, reading: Reading, wanted: Callable[[Game, RoundLog, int], bool]
+) -> tuple[Game, RoundLog, int]:
+    """A sampled round of ``reading`` and a seat for which ``wanted`` holds."""
+    game = RULESETS[ruleset_id].make_game(players, dict(reading))
+    for log in sample_rounds(ruleset_id, players, 200, reading):
+        for seat in range(players):
+            if wanted(game, log, seat):
+                return game, log, seat
+    pytest.fail(f"no sampled round of {label(reading)} shows what the test needs")
+
+
+def blind(game: Game) -> bounds.Relaxation:
+    """The relaxation of the defaults, whatever the game's reading."""
+    rid = game.ruleset.id
+    return OWN_RELAXATIONS[rid](RULESETS[rid].make_game(game.players))
+
+
+def admitted_only_by_own_relaxation(
+    monkeypatch: pytest.MonkeyPatch, found: tuple[Game, RoundLog, int]
+) -> None:
+    game, log, seat = found
+    assert bounds.relaxation_admits(game, log, seat, TIMEOUT_MS)
+    monkeypatch.setitem(bounds.RELAXATIONS, game.ruleset.id, blind)
+    assert not bounds.relaxation_admits(game, log, seat, TIMEOUT_MS)
+
+
+@clause("LAST-D-UNUSED")
+def test_the_last_relaxation_reads_unused_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round in which the last trick's winner lays down the 3 points cards never
+    turned up: a solution of the ``last-winner`` relaxation, not of the defaults' one."""
+
+    def took_leftovers(game: Game, log: RoundLog, seat: int) -> bool:
+        return bounds.round_values(game, log, seat)["unused_points"] == 3
+
+    reading = (("unused-points", "last-winner"),)
+    admitted_only_by_own_relaxation(
+        monkeypatch, reading_only_round("the-last", 4, reading, took_leftovers)
+    )
+
+
+def holders(game: Game, log: RoundLog, seat: int) -> tuple[int, ...]:
+    values = bounds.round_values(game, log, seat)
+    return tuple(int(values[k]) for k in ("plus", "hund", "minus"))
+
+
+@clause("HUND-D-SETREPEAT", "HUND-D-SETMATCH", "HUND-OPT-2")
+def test_hund_relaxation_reads_stacked_powers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Matched by value with repeats stacking, one suit can hold two of Plus, Hund and
+    Minus: a solution of that reading's relaxation, not of the defaults' one."""
+    reading = (("designation-mode", "sets"), ("set-match", "value"), ("set-repeat", "stack"))
+
+    def stacked(game: Game, log: RoundLog, seat: int) -> bool:
+        return len(set(holders(game, log, seat))) < 3
+
+    admitted_only_by_own_relaxation(monkeypatch, reading_only_round("hund", 4, reading, stacked))
+
+
+@clause("HUND-D-SETSUITS", "HUND-D-SETREPEAT")
+def test_hund_relaxation_reads_missing_powers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sets naming one suit, repeats skipped: a power can stay unassigned (no card
+    counts for it), a solution of that reading's relaxation only."""
+    reading = (("designation-mode", "sets"), ("set-suits", "any"))
+
+    def missing(game: Game, log: RoundLog, seat: int) -> bool:
+        return -1 in holders(game, log, seat)
+
+    admitted_only_by_own_relaxation(monkeypatch, reading_only_round("hund", 4, reading, missing))
+
+
+@clause("HUND-D-HUNDTIE", "HUND-FACT-3")
+def test_hund_relaxation_reads_the_tie_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``hund-tie=scores`` a seat with no Hund card can score the award (everyone
+    tied at the fewest): a solution of that reading's relaxation only."""
+    reading = (("hund-tie", "scores"),)
+
+    def award_without_hund(game: Game, log: RoundLog, seat: int) -> bool:
+        values = bounds.round_values(game, log, seat)
+        hund = int(values["hund"])
+        count = sum(
+            1 for key, taken in values.items() if key.startswith(f"take_{hund}_") and taken is True
+        )
+        return bool(values["hund_award"]) and count == 0
+
+    admitted_only_by_own_relaxation(
+        monkeypatch, reading_only_round("hund", 4, reading, award_without_hund)
+    )
+
+
 # --- witnesses are checked, gaps are honest ---------------------------------------------
 
 
-def witness_of(ruleset_id: str, players: int, maximize: bool = True) -> dict[str, Any]:
-    high, low = results(ruleset_id, players)
+def witness_of(
+    ruleset_id: str, players: int, maximize: bool = True, reading: Reading = ()
+) -> dict[str, Any]:
+    high, low = results(ruleset_id, players, reading)
     return dict((high if maximize else low).witness)
 
 
@@ -183,7 +371,7 @@ def test_replay_rejects_an_unfinished_round() -> None:
     witness = witness_of("sticheln", 4)
     witness["actions"] = witness["actions"][:-1]
     with pytest.raises(TricklawError, match="do not finish"):
-        bounds.replay_witness("sticheln", 4, witness)
+        witnesses.replay_witness("sticheln", 4, witness)
 
 
 @clause("LH-PLAY-2")
@@ -199,7 +387,7 @@ def test_replay_rejects_an_illegal_action() -> None:
     second["action"] = other
     witness["actions"] = actions
     with pytest.raises(TricklawError):
-        bounds.replay_witness("lowhigh", 3, witness)
+        witnesses.replay_witness("lowhigh", 3, witness)
 
 
 def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
@@ -208,16 +396,16 @@ def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
     actions[0]["seat"] = (actions[0]["seat"] + 1) % 3
     witness["actions"] = actions
     with pytest.raises(TricklawError, match="turn"):
-        bounds.replay_witness("hund", 3, witness)
+        witnesses.replay_witness("hund", 3, witness)
 
 
 def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Handed the least-score witness for the greatest-score obligation, the result is
     unknown and states both numbers."""
-    game = bounds.witness_game("sticheln", 4)
+    game = witnesses.witness_game("sticheln", 4)
     relax = bounds.sticheln_relaxation(game)
     low_hint = bounds.prove_bound(relax, False, TIMEOUT_MS).hint
-    low = bounds.drive(game, bounds.sticheln_plan(game, low_hint) or pytest.fail("no plan"))
+    low = witnesses.drive(game, plans.sticheln_plan(game, low_hint) or pytest.fail("no plan"))
     monkeypatch.setattr(bounds, "find_witness", lambda *_: low)
     result = bounds.bound_result("sticheln", 4, True, TIMEOUT_MS)
     assert result.status == UNKNOWN
@@ -263,4 +451,55 @@ def test_results_are_json_ready() -> None:
     for result in results("hund", 2):
         data = json.loads(json.dumps(result.witness))
         assert data["deal"]["piles"]["virtual-up"]
-        assert bounds.replay_witness("hund", 2, data) == data["score"]
+        assert witnesses.replay_witness("hund", 2, data) == data["score"]
+
+
+# --- the readings are in force -----------------------------------------------------------
+
+
+def test_an_option_blind_relaxation_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defaults' relaxation of The Last bounds four players' penalty by 102; under
+    ``unused-points=last-winner`` the witness lays down 132: reported as unsound."""
+    monkeypatch.setitem(bounds.RELAXATIONS, "the-last", blind)
+    result = bounds.bound_result("the-last", 4, True, TIMEOUT_MS, {"unused-points": "last-winner"})
+    assert result.status == COUNTEREXAMPLE
+    assert (result.witness["bound"], result.witness["score"]) == (102, 132)
+
+
+def test_an_option_blind_relaxation_leaves_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defaults' relaxation of Hund gives two players 9; with the virtual player
+    ignored for Hund the best round gives 6: a gap, never proved."""
+    monkeypatch.setitem(bounds.RELAXATIONS, "hund", blind)
+    result = bounds.bound_result("hund", 2, True, TIMEOUT_MS, {"virtual-hund": "ignored"})
+    assert result.status == UNKNOWN
+    assert result.detail == "proved bound 9, best witness 6"
+
+
+def test_a_wrong_claimed_bound_is_not_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An optimum claimed one too low (42 for the full deck at three players) is not
+    re-proved: 'no score above 41' is satisfiable."""
+    real = bounds.optimum
+
+    def low_by_one(*args: Any, **kwargs: Any) -> Any:
+        status, value, model = real(*args, **kwargs)
+        return status, None if value is None else value - 1, model
+
+    monkeypatch.setattr(bounds, "optimum", low_by_one)
+    result = bounds.bound_result("sticheln-1993", 3, True, TIMEOUT_MS, {"deck": "full"})
+    assert result.status == UNKNOWN
+    assert "optimum 41 not re-proved" in result.detail
+
+
+@clause("STI93-D-DECK")
+def test_a_witness_is_bound_to_its_reading() -> None:
+    """The full-deck witness sets cards aside, which the table deck does not have: it
+    does not replay under the defaults. The Last's ``last-winner`` witness replays
+    under ``stay`` to less: the 3 cards never turned up no longer count."""
+    full = witness_of("sticheln-1993", 3, True, (("deck", "full"),))
+    full["options"] = {"rounds": 1}
+    with pytest.raises(TricklawError):
+        witnesses.replay_witness("sticheln-1993", 3, full)
+    last = witness_of("the-last", 4, True, (("unused-points", "last-winner"),))
+    assert witnesses.replay_witness("the-last", 4, last) == 132
+    last["options"] = {}
+    assert witnesses.replay_witness("the-last", 4, last) < 132
