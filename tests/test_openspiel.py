@@ -231,8 +231,11 @@ def test_utility_bounds_are_the_proved_round_bounds() -> None:
     assert load("the-last", 4).episode.utility == (-102, 0)
     assert load("hund", 5).episode.utility == (-50, 65)  # five rounds of -10 .. 13
     assert load("lowhigh", 6).episode.proved
-    coarse = load("the-last", 4, unused_points="last-winner").episode
-    assert not coarse.proved
+    reading = load("the-last", 4, unused_points="last-winner").episode
+    assert reading.proved and reading.utility == (-132, 0)  # a proved reading's bounds
+    assert load("hund", 2, virtual_hund="ignored").episode.utility == (-30, 30)
+    coarse = load("the-last", 4, unused_points="last-winner", last_play="free").episode
+    assert not coarse.proved  # a combination no bound is proved under
     assert coarse.utility == (-(4 * 78 + 3), 4 * 78 + 3)  # each card once, at most its value
 
 

@@ -17,12 +17,14 @@ This module is pure Python over the model; it neither imports ``pyspiel`` nor
 * **Returns.** A player's return is the sum of his round scores, negated where the
   rules make the lowest total win (The Last counts penalty points, LAST-GAME-1), so
   that for every ruleset a higher return is better, as OpenSpiel's algorithms assume.
-* **Utility bounds.** With the default options (``rounds`` aside) the bounds of one
-  round are the ones Z3 proves over the ruleset's relaxation
-  (:mod:`tricklaw.proofs.bounds`; ``tests/test_bounds.py`` shows them tight); with other
-  options the relaxations are not claimed sound, so the adapter uses a coarse bound
-  that holds for every option: each card counts once for at most ``max(value, 1)``
-  points, plus Hund's award of 3 (HUND-FACT-3).
+* **Utility bounds.** Under every reading the score bounds are proved for
+  (:mod:`tricklaw.proofs.bound_readings`: the defaults, each option varied on its own,
+  and the combinations listed there; options that cannot change a round's score range
+  are ignored), the bounds of one round are the ones Z3 proves over the ruleset's
+  relaxation of that reading (:mod:`tricklaw.proofs.bounds`; the tests show them tight).
+  Under any other combination of options the adapter claims nothing proved and uses a
+  coarse bound that holds for every option: each card counts once for at most
+  ``max(value, 1)`` points, plus Hund's award of 3 (HUND-FACT-3).
 """
 
 from __future__ import annotations
@@ -202,10 +204,9 @@ def utility_bounds(game: Game, rounds: int) -> tuple[tuple[int, int], bool]:
     """The least and greatest total score over ``rounds`` rounds, and whether they rest on
     the Z3-proved round bounds (see the module docstring)."""
     ruleset = game.ruleset
-    defaults = ruleset.make_game(game.players).options.as_dict()
-    chosen = game.options.as_dict()
-    if all(chosen[k] == v for k, v in defaults.items() if k != ROUNDS):
-        proved = proved_round_bounds(ruleset.id, game.players)
+    reading = proved_reading(game)
+    if reading is not None:
+        proved = proved_round_bounds(ruleset.id, game.players, reading)
         if proved is not None:
             low, high = proved
             return (rounds * low, rounds * high), True
@@ -214,14 +215,35 @@ def utility_bounds(game: Game, rounds: int) -> tuple[tuple[int, int], bool]:
     return (-rounds * coarse, rounds * coarse), False
 
 
+def proved_reading(game: Game) -> tuple[tuple[str, str], ...] | None:
+    """``game``'s reading as :mod:`tricklaw.proofs.bound_readings` names it (the options
+    that differ from the defaults and can change a round's score range), or ``None``
+    when no score bound is proved under it."""
+    from tricklaw.proofs import bound_readings
+
+    ruleset = game.ruleset
+    unchanged = bound_readings.UNCHANGED.get(ruleset.id, {})
+    defaults = ruleset.make_game(game.players).options.as_dict()
+    reading = tuple(
+        sorted(
+            (name, str(value))
+            for name, value in game.options.as_dict().items()
+            if value != defaults[name] and name not in unchanged and name != ROUNDS
+        )
+    )
+    return reading if reading in bound_readings.readings(ruleset, game.players) else None
+
+
 @cache
-def proved_round_bounds(ruleset_id: str, players: int) -> tuple[int, int] | None:
-    """The least and greatest round score of a player under the default options, as Z3
-    proves them over the relaxation; ``None`` unless both are proved."""
+def proved_round_bounds(
+    ruleset_id: str, players: int, reading: tuple[tuple[str, str], ...] = ()
+) -> tuple[int, int] | None:
+    """The least and greatest round score of a player under ``reading`` (the defaults
+    elsewhere), as Z3 proves them over the relaxation; ``None`` unless both are proved."""
     from tricklaw.proofs import bounds
     from tricklaw.proofs.solver import PROVED
 
-    game = get_ruleset(ruleset_id).make_game(players)
+    game = get_ruleset(ruleset_id).make_game(players, dict(reading))
     relax = bounds.RELAXATIONS[ruleset_id]
     high = bounds.prove_bound(relax(game), True, BOUND_TIMEOUT_MS)
     low = bounds.prove_bound(relax(game), False, BOUND_TIMEOUT_MS)
