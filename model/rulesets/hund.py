@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -190,17 +190,16 @@ def round_score(
     """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
     card, and 3 for a Hund count that is neither the most nor the fewest."""
 
+    suits = [[c >> 5 for c in pile] for pile in taken]
+
     def count(seat: int, power: int) -> int:
-        if len(holders) <= power:
-            return 0
-        return sum(1 for c in taken[seat] if c >> 5 == holders[power])
+        return suits[seat].count(holders[power]) if power < len(holders) else 0
 
     seats = range(len(taken))
     compared = [s for s in seats if rules.virtual_in_hund or s != virtual]
     hund = {s: count(s, HUND) for s in compared}
     most, fewest = max(hund.values()), min(hund.values())
-    n_most = sum(1 for v in hund.values() if v == most)
-    n_fewest = sum(1 for v in hund.values() if v == fewest)
+    n_most, n_fewest = list(hund.values()).count(most), list(hund.values()).count(fewest)
 
     def hund_award(seat: int) -> int:
         if seat not in hund or len(holders) <= HUND:
@@ -225,7 +224,7 @@ def lead_decider(
     HUND-GAP-6): the seat with most Lead-suit cards, or None."""
     if len(holders) <= LEAD:
         return None
-    counts = [sum(1 for c in pile if c >> 5 == holders[LEAD]) for pile in taken]
+    counts = [[c >> 5 for c in pile].count(holders[LEAD]) for pile in taken]
     best = max(counts)
     tied = [s for s, c in enumerate(counts) if c == best]
     if len(tied) > 1:
@@ -389,21 +388,8 @@ class Hund(Ruleset[Powers]):
         return 3 if players == 2 else players
 
     def compile(self, options: Options) -> Rules:
-        """``options`` compiled (``Game.rules``)."""
-        return Rules(
-            trump_timing=options.text("trump-timing"),
-            hund_tie_excludes=options.text("hund-tie") == "excluded",
-            lead_tie_earliest=options.text("lead-tie") == "earliest",
-            ascending=options.text("designation") == "ascending",
-            from_zero=options.text("values") == "from-0",
-            extra_up=options.text("virtual-odd") == "extra-up",
-            virtual_in_hund=options.text("virtual-hund") == "counts",
-            more_cards=options.text("more-cards") == "yes",
-            sets=options.text("designation-mode") == "sets",
-            set_suits_distinct=options.text("set-suits") == "distinct",
-            set_match_card=options.text("set-match") == "card",
-            set_repeat_stack=options.text("set-repeat") == "stack",
-        )
+        """``options`` compiled (``Game.rules``): :func:`compile_rules`."""
+        return compile_rules(options)
 
     def values(self, players: int, rules: Rules) -> range:
         """The card values of each suit (HUND-OPT-1, HUND-GAP-1, dispute ``values``)."""
@@ -592,33 +578,37 @@ class Hund(Ruleset[Powers]):
             return self._designate(state, action)
         game = state.info.game
         rules: Rules = game.rules
-        card = actions.card_of(action)
-        seat = state.current
         virtual_game = game.players == 2
-        after = flow.add_to_trick(state, action, card)
-        powers = after.extra
-        if virtual_game and seat == VIRTUAL:
-            columns = tuple((None if up == card else up, down) for up, down in powers.columns)
-            powers = replace(powers, columns=columns)
-            after = after._replace(actions=state.actions)  # the rules' doing, not a decision
+        card = actions.card_of(action)
+        powers = state.extra
+        automatic = virtual_game and state.current == VIRTUAL
+        holders, columns = powers.holders, powers.columns
+        trump_trick, trump_pos = powers.trump_trick, powers.trump_pos
+        if automatic:
+            columns = tuple((None if up == card else up, down) for up, down in columns)
         if matches(card, powers, rules):
-            holders = assign(powers.holders, card, rules)
-            if holders != powers.holders:
-                first_trump = not powers.holders
-                powers = replace(
-                    powers,
-                    holders=holders,
-                    trump_trick=len(after.tricks) if first_trump else powers.trump_trick,
-                    trump_pos=len(after.trick) - 1 if first_trump else powers.trump_pos,
-                )
-        if powers is not after.extra:
-            after = after._replace(extra=powers)
-        if len(after.trick) < game.seats:
+            holders = assign(holders, card, rules)
+            if holders != powers.holders and not powers.holders:  # Trump: the first power
+                trump_trick, trump_pos = len(state.tricks), len(state.trick)
+        full = len(state.trick) + 1 == game.seats
+        if full and virtual_game:
+            columns = reveal(columns)  # once the trick is over (HUND-TWO-6)
+        if holders is not powers.holders or columns is not powers.columns:
+            powers = Powers(
+                powers.choosing,
+                powers.designation,
+                powers.sets,
+                holders,
+                trump_trick,
+                trump_pos,
+                columns,
+            )
+        # The virtual player's card is the rules' doing, not a decision (HUND-TWO-3).
+        after = flow.add_to_trick(state, action, card, powers, recorded=not automatic)
+        if not full:
             return flow.settle(after) if virtual_game else after
         trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
-        after = flow.close_trick(after, judge(after.trick, trump, start))
-        if game.players == 2:
-            after = after._replace(extra=replace(powers, columns=reveal(powers.columns)))
+        after = flow.close_trick(after, judge(after.trick, trump, start), powers)
         if after.hands[after.leader]:
             return flow.settle(after) if virtual_game else after
         return flow.end_round(after)
@@ -766,6 +756,26 @@ class Hund(Ruleset[Powers]):
             ("powers", [self.palette.letters[s] for s in powers.holders]),
             ("lead_decider", decider),
         )
+
+
+@lru_cache(maxsize=64)
+def compile_rules(options: Options) -> Rules:
+    """``options`` compiled, once per choice of options (:meth:`Hund.deck` asks every
+    round)."""
+    return Rules(
+        trump_timing=options.text("trump-timing"),
+        hund_tie_excludes=options.text("hund-tie") == "excluded",
+        lead_tie_earliest=options.text("lead-tie") == "earliest",
+        ascending=options.text("designation") == "ascending",
+        from_zero=options.text("values") == "from-0",
+        extra_up=options.text("virtual-odd") == "extra-up",
+        virtual_in_hund=options.text("virtual-hund") == "counts",
+        more_cards=options.text("more-cards") == "yes",
+        sets=options.text("designation-mode") == "sets",
+        set_suits_distinct=options.text("set-suits") == "distinct",
+        set_match_card=options.text("set-match") == "card",
+        set_repeat_stack=options.text("set-repeat") == "stack",
+    )
 
 
 @cache

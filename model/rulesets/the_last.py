@@ -78,20 +78,29 @@ class Rules:
     rounds: int
 
 
+JUDGE_CLAUSES = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
+"""The clauses that decide every trick (:func:`judge`)."""
+
+
+@cache
+def _judge_facts(winning: int, best: int) -> tuple[tuple[str, str], ...]:
+    """The facts of a trick won in colour ``winning`` by the card at ``best``."""
+    return (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
+
+
 def judge(cards: Sequence[Card]) -> TrickResult:
     """Who takes the points card for the complete trick ``cards`` (LAST-TRICK-2/3).
 
     The last card's colour is the winning colour; the highest card of that
     colour wins. If no earlier card has that colour, that is the last card:
     the last player wins. Every card is discarded. Each card exists once, so
-    there is never a tie.
+    there is never a tie (and within one colour the highest card number is the
+    highest value).
     """
     trick = tuple(cards)
     winning = trick[-1] >> 5
-    best = max((i for i, c in enumerate(trick) if c >> 5 == winning), key=lambda i: trick[i] & 31)
-    clauses = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
-    facts = (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
-    return TrickResult(trick, best, (), trick, clauses, facts)
+    best = trick.index(max([c for c in trick if c >> 5 == winning]))
+    return TrickResult(trick, best, (), trick, JUDGE_CLAUSES, _judge_facts(winning, best))
 
 
 def playable(
@@ -303,7 +312,9 @@ class TheLast(Ruleset[Table]):
         hand = state.hands[state.current]
         if state.phase is Phase.CHOOSE:
             return (KEEP, *(actions.swap(c) for c in hand))
-        return self.playable(state.info.game, hand, state.trick)
+        trick = state.trick
+        game = state.info.game
+        return playable(hand, trick, len(trick) == game.seats - 1, game.rules.last_play_free)
 
     def automatic_action(self, state: State[Table]) -> int | None:
         """The ghost's card: its top card, or (``ghost-play=first-legal``) the first
@@ -323,29 +334,26 @@ class TheLast(Ruleset[Table]):
         game = state.info.game
         ghost_game = game.players == 2
         card = actions.card_of(action)
-        seat = state.current
-        after = flow.add_to_trick(state, action, card)
-        table = after.extra
-        if ghost_game and seat == GHOST:
+        table = state.extra
+        if ghost_game and state.current == GHOST:
             # The ghost's card is the rules' doing, not a decision: the trick records it,
             # the action list does not (LAST-GHOST-3).
-            order = tuple(c for c in table.ghost_order if c != card)
-            table = Table(table.points, table.shown, None, order)
-            after = after._replace(actions=state.actions, extra=table)
+            order = table.ghost_order
+            i = order.index(card)
+            table = Table(table.points, table.shown, None, order[:i] + order[i + 1 :])
+            after = flow.add_to_trick(state, action, card, table, recorded=False)
+        else:
+            after = flow.add_to_trick(state, action, card, table)
         if len(after.trick) < game.seats:
             return flow.settle(after) if ghost_game else after
         shown = table.shown
         assert shown is not None, "a points card is face up during every trick"
-        after = flow.close_trick(after, judge(after.trick))
-        taker = after.leader
-        if ghost_game and taker == GHOST:
+        deciding = Table(table.points, None, shown, table.ghost_order)
+        after = flow.close_trick(after, judge(after.trick), deciding, Phase.CHOOSE)
+        if ghost_game and after.leader == GHOST:
             taken = _add(after.taken, GHOST, (shown,))
             return self._next_trick(after, after.hands, taken, after.actions, table)
-        return after._replace(
-            phase=Phase.CHOOSE,
-            current=taker,
-            extra=Table(table.points, None, shown, table.ghost_order),
-        )
+        return after
 
     def _decide(self, state: State[Table], action: int) -> State[Table]:
         """The taker keeps the points card face down, or swaps it for a hand card
