@@ -116,31 +116,31 @@ def assign(holders: tuple[int, ...], card: Card, rules: Rules) -> tuple[int, ...
     return (*holders, suit)
 
 
+TRUMP_FACTS = tuple((("trump", name),) for name in PALETTE.names)
+"""The facts of a trick played under each trump suit."""
+TRUMP_WINS = ("HUND-TRICK-1", "HUND-COLLECT-1")
+LEAD_WINS = ("HUND-TRICK-2", "HUND-COLLECT-1")
+
+
 def judge(cards: Sequence[Card], trump: int | None, trump_from: int) -> TrickResult:
     """Who takes the complete trick ``cards`` (HUND-TRICK-1/2).
 
     ``trump`` is the trump suit (or None) and ``trump_from`` the first position
     in this trick whose cards of that suit count as trumps (dispute
     ``trump-timing``; ``len(cards)`` when none count). Each value exists once
-    per suit, so there is never a tie.
+    per suit, so there is never a tie (and within one suit the highest card
+    number is the highest value).
     """
     trick = tuple(cards)
+    facts = () if trump is None else TRUMP_FACTS[trump]
     if trump is not None:
-        trumps = [i for i in range(trump_from, len(trick)) if trick[i] >> 5 == trump]
+        trumps = [c for c in trick[trump_from:] if c >> 5 == trump]
         if trumps:
-            best = max(trumps, key=lambda i: trick[i] & 31)
-            return TrickResult(
-                trick,
-                best,
-                ((best, trick),),
-                (),
-                ("HUND-TRICK-1", "HUND-COLLECT-1"),
-                (("trump", PALETTE.name(trump)),),
-            )
+            best = trick.index(max(trumps), trump_from)
+            return TrickResult(trick, best, ((best, trick),), (), TRUMP_WINS, facts)
     lead = trick[0] >> 5
-    best = max((i for i in range(len(trick)) if trick[i] >> 5 == lead), key=lambda i: trick[i] & 31)
-    facts = (("trump", PALETTE.name(trump)),) if trump is not None else ()
-    return TrickResult(trick, best, ((best, trick),), (), ("HUND-TRICK-2", "HUND-COLLECT-1"), facts)
+    best = trick.index(max([c for c in trick if c >> 5 == lead]))
+    return TrickResult(trick, best, ((best, trick),), (), LEAD_WINS, facts)
 
 
 def trump_window(
@@ -605,13 +605,12 @@ class Hund(Ruleset[Powers]):
             )
         # The virtual player's card is the rules' doing, not a decision (HUND-TWO-3).
         after = flow.add_to_trick(state, action, card, powers, recorded=not automatic)
-        if not full:
-            return flow.settle(after) if virtual_game else after
-        trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
-        after = flow.close_trick(after, judge(after.trick, trump, start), powers)
-        if after.hands[after.leader]:
-            return flow.settle(after) if virtual_game else after
-        return flow.end_round(after)
+        if full:
+            trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
+            after = flow.close_trick(after, judge(after.trick, trump, start), powers)
+            if not after.hands[after.leader]:
+                return flow.end_round(after)
+        return flow.settle(after) if virtual_game and after.current == VIRTUAL else after
 
     def _designate(self, state: State[Powers], action: int) -> State[Powers]:
         """Record a chosen set; after five sets the start player leads (HUND-OPT-2)."""

@@ -311,7 +311,7 @@ class TheLast(Ruleset[Table]):
         """KEEP or a SWAP for each hand card (CHOOSE), else the playable cards."""
         hand = state.hands[state.current]
         if state.phase is Phase.CHOOSE:
-            return (KEEP, *(actions.swap(c) for c in hand))
+            return (KEEP, *[actions.SWAP | c for c in hand])  # actions.swap(c)
         trick = state.trick
         game = state.info.game
         return playable(hand, trick, len(trick) == game.seats - 1, game.rules.last_play_free)
@@ -345,7 +345,7 @@ class TheLast(Ruleset[Table]):
         else:
             after = flow.add_to_trick(state, action, card, table)
         if len(after.trick) < game.seats:
-            return flow.settle(after) if ghost_game else after
+            return flow.settle(after) if ghost_game and after.current == GHOST else after
         shown = table.shown
         assert shown is not None, "a points card is face up during every trick"
         deciding = Table(table.points, None, shown, table.ghost_order)
@@ -385,15 +385,21 @@ class TheLast(Ruleset[Table]):
         leader = state.leader
         points = table.points
         if hands[leader]:
-            nxt = state._replace(
+            nxt = State(
+                info=state.info,
                 phase=Phase.PLAY,
                 current=leader,
+                first_leader=state.first_leader,
+                leader=leader,
                 hands=hands,
+                trick=(),
                 taken=taken,
+                aside=state.aside,
+                tricks=state.tricks,
                 actions=done,
                 extra=Table(points[1:], points[0], None, table.ghost_order),
             )
-            return flow.settle(nxt) if state.info.game.players == 2 else nxt
+            return flow.settle(nxt) if leader == GHOST and state.info.game.players == 2 else nxt
         if points and state.info.game.rules.unused_to_last_winner:
             taken = _add(taken, leader, points)
             points = ()
