@@ -165,6 +165,9 @@ _DECODE = json.JSONDecoder().raw_decode
 ends (a log line is one object, so the checker decodes it directly)."""
 _CARD_CACHES: dict[Palette, dict[str, Card]] = {}
 _ACTION_CACHES: dict[Palette, dict[str, int]] = {}
+_ACTION_LINES: dict[str, tuple[int, str]] = {}
+"""Action lines read before, by their text: ``(seat, action text)`` as :data:`ACTION_LINE`
+reads them (a log repeats the same few hundred lines)."""
 
 
 # --- verdicts ------------------------------------------------------------------------------
@@ -1156,6 +1159,21 @@ def _header(obj: dict[str, Any], own_shuffle: bool) -> _Checker:
     return _Checker(game, _seed(obj.get("seed"), "seed"), own_shuffle, "log")
 
 
+def _action_line(text: str) -> tuple[int, str] | None:
+    """``(seat, action text)`` of a well-formed action line in its usual spelling (see
+    :data:`ACTION_LINE`), else None; remembered in :data:`_ACTION_LINES`."""
+    fast = ACTION_LINE.fullmatch(text)
+    if fast is None:
+        return None
+    seat = SEAT_NUMBERS.get(fast.group(1))
+    if seat is None:
+        return None
+    found = (seat, fast.group(2))
+    if len(_ACTION_LINES) < CACHE_LIMIT:
+        _ACTION_LINES[text] = found
+    return found
+
+
 def check_lines(
     lines: Iterable[str],
     *,
@@ -1167,18 +1185,15 @@ def check_lines(
     checker: _Checker | None = None
     number = 0
     try:
-        match = ACTION_LINE.fullmatch
         for text in lines:
             number += 1
-            fast = match(text)
+            fast = _ACTION_LINES.get(text) or _action_line(text)
             if fast is not None and checker is not None and not checker.ended:
-                seat_text, action = fast.groups()
-                seat = SEAT_NUMBERS.get(seat_text)
-                if seat is not None:
-                    checker.action(seat, action, "")
-                    if emit is not None:
-                        emit({"seat": seat, "action": action})
-                    continue
+                seat, action = fast
+                checker.action(seat, action, "")
+                if emit is not None:
+                    emit({"seat": seat, "action": action})
+                continue
             if not text or text.isspace():
                 continue
             if checker is not None and checker.ended:
