@@ -514,7 +514,7 @@ class _Checker:
         return card
 
     def cards(
-        self, value: Any, where: str, key: str | None = None, sub: str | None = None
+        self, value: Any, where: str, key: str | int | None = None, sub: str | None = None
     ) -> tuple[Card, ...]:
         """Each card of the JSON array ``value``, found at ``where`` (``.key.sub`` in it)."""
         if type(value) is list:
@@ -549,12 +549,11 @@ class _Checker:
         obj = _object(value, where, "a deal", DEAL_KEYS, ("hands",))
         hands_at = _join(where, "hands")
         hands = tuple(
-            self.cards(hand, f"{hands_at}[{i}]")
-            for i, hand in enumerate(_list(obj["hands"], hands_at))
+            self.cards(hand, hands_at, i) for i, hand in enumerate(_list(obj["hands"], hands_at))
         )
         piles_at = _join(where, "piles")
         piles = tuple(
-            (name, self.cards(cards, f"{piles_at}.{name}"))
+            (name, self.cards(cards, piles_at, name))
             for name, cards in _string_map(obj.get("piles", {}), piles_at).items()
         )
         first = obj.get("first_leader")
@@ -693,7 +692,7 @@ class _Checker:
                 expected_text=f"{len(expected.hands)} hands",
             )
         for seat, (mine, theirs) in enumerate(zip(given.hands, expected.hands, strict=True)):
-            if sorted(mine) != sorted(theirs):
+            if mine != theirs and sorted(mine) != sorted(theirs):
                 extra = sorted(set(mine) - set(theirs)) or sorted(mine)
                 missing = sorted(set(theirs) - set(mine)) or sorted(theirs)
                 raise _DivergenceError(

@@ -193,25 +193,26 @@ def round_score(
     """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
     card, and 3 for a Hund count that is neither the most nor the fewest."""
 
-    suits = [[c >> 5 for c in pile] for pile in taken]
+    def counts(power: int) -> list[int]:
+        """Each seat's number of cards of the suit holding ``power`` (none unassigned)."""
+        if power >= len(holders):
+            return [0] * len(taken)
+        return [[c >> 5 for c in pile].count(holders[power]) for pile in taken]
 
-    def count(seat: int, power: int) -> int:
-        return suits[seat].count(holders[power]) if power < len(holders) else 0
-
-    seats = range(len(taken))
-    compared = [s for s in seats if rules.virtual_in_hund or s != virtual]
-    hund = {s: count(s, HUND) for s in compared}
-    most, fewest = max(hund.values()), min(hund.values())
-    n_most, n_fewest = list(hund.values()).count(most), list(hund.values()).count(fewest)
+    plus, minus, hund = counts(PLUS), counts(MINUS), counts(HUND)
+    compared = [rules.virtual_in_hund or s != virtual for s in range(len(taken))]
+    field = [n for n, counted in zip(hund, compared, strict=True) if counted]
+    most, fewest = max(field), min(field)
+    n_most, n_fewest = field.count(most), field.count(fewest)
 
     def hund_award(seat: int) -> int:
-        if seat not in hund or len(holders) <= HUND:
+        if not compared[seat] or len(holders) <= HUND:
             return 0
         at_most = hund[seat] == most and (rules.hund_tie_excludes or n_most == 1)
         at_fewest = hund[seat] == fewest and (rules.hund_tie_excludes or n_fewest == 1)
         return 0 if at_most or at_fewest else 3
 
-    return tuple(count(s, PLUS) - count(s, MINUS) + hund_award(s) for s in seats)
+    return tuple(plus[s] - minus[s] + hund_award(s) for s in range(len(taken)))
 
 
 def lead_decider(
