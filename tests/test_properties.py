@@ -70,6 +70,12 @@ def make_game(ruleset_id: str, players: int, options: dict[str, Any]) -> Game:
     return get_ruleset(ruleset_id).make_game(players, options)
 
 
+def drawn_game(data: st.DataObject, ruleset_id: str) -> tuple[Game, int]:
+    """A game of ``ruleset_id`` drawn by :func:`game_configs`, and its seed."""
+    _, players, options, seed = data.draw(game_configs(ruleset_id))
+    return make_game(ruleset_id, players, options), seed
+
+
 def walk(game: Game, seed: int) -> Iterator[State[Any]]:
     """Every state of a random game (at most MAX_ROUNDS + 1 rounds for a target game)."""
     state = game.new_initial_state(seed)
@@ -173,6 +179,28 @@ def test_every_legal_action_leads_to_a_valid_state(
             after = state.apply_action(action)
             assert violations(after) == []
             assert after == state.apply_legal_action(action)
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+@given(data=st.data(), every=st.integers(2, 5))
+def test_is_legal_answers_as_the_list_of_legal_actions(
+    ruleset_id: str, data: st.DataObject, every: int
+) -> None:
+    """The log checker's quick question (``Ruleset.is_legal``) never disagrees with
+    ``legal_actions``: for every kind of action, on every card and seat number."""
+    game, seed = drawn_game(data, ruleset_id)
+    payloads = sorted({*game.ruleset.deck(game.players, game.options), *range(16)})
+    candidates = [(kind << 8) | p for kind in range(6) for p in payloads]
+    asked = 0
+    for k, state in enumerate(walk(game, seed)):
+        if k % every or state.is_terminal():
+            continue
+        legal = set(state.legal_actions())
+        for action in candidates:
+            assert game.ruleset.is_legal(state, action) == (action in legal), (k, action)
+        asked += 1
+    assert asked > 0
 
 
 @clause("STI93-SCORE-3", "STI-SCORE-4")

@@ -39,7 +39,7 @@ from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
-from tricklaw.model.trick import TrickResult
+from tricklaw.model.trick import TrickResult, follows
 
 PALETTE = Palette(("red", "yellow", "green", "blue", "purple"), ("R", "Y", "G", "B", "P"))
 POWERS = ("trump", "plus", "hund", "minus", "lead")
@@ -193,11 +193,13 @@ def round_score(
     """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
     card, and 3 for a Hund count that is neither the most nor the fewest."""
 
+    suits = [[c >> 5 for c in pile] for pile in taken]
+
     def counts(power: int) -> list[int]:
         """Each seat's number of cards of the suit holding ``power`` (none unassigned)."""
         if power >= len(holders):
             return [0] * len(taken)
-        return [[c >> 5 for c in pile].count(holders[power]) for pile in taken]
+        return [pile.count(holders[power]) for pile in suits]
 
     plus, minus, hund = counts(PLUS), counts(MINUS), counts(HUND)
     compared = [rules.virtual_in_hund or s != virtual for s in range(len(taken))]
@@ -537,11 +539,20 @@ class Hund(Ruleset[Powers]):
 
     def legal_actions(self, state: State[Powers]) -> tuple[int, ...]:
         """LEADER (the Lead decider), DESIGNATE (sets), else the playable cards."""
-        if state.extra.choosing == "leader":
+        choosing = state.extra.choosing
+        if not choosing:
+            return playable(state.hands[state.current], state.trick)
+        if choosing == "leader":
             return tuple(actions.leader(s) for s in range(state.info.game.seats))
-        if state.extra.choosing == "sets":
-            return self._set_choices(state)
-        return playable(state.hands[state.current], state.trick)
+        return self._set_choices(state)
+
+    def is_legal(self, state: State[Powers], action: int) -> bool:
+        """A card played is tested against the follow rule (HUND-PLAY-1/2) without listing
+        the playable cards; any other action against :meth:`legal_actions`."""
+        if state.extra.choosing:
+            return super().is_legal(state, action)
+        hand, trick = state.hands[state.current], state.trick
+        return action in hand and (not trick or follows(action, hand, (trick[0] >> 5,)))
 
     def _set_choices(self, state: State[Powers]) -> tuple[int, ...]:
         game = state.info.game

@@ -28,7 +28,7 @@ Scores are penalty points (lower is better), as the text counts them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -42,7 +42,7 @@ from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
-from tricklaw.model.trick import TrickResult
+from tricklaw.model.trick import TrickResult, follows
 
 PALETTE = Palette(("red", "yellow", "green", "blue"), ("R", "Y", "G", "B"))
 HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
@@ -105,22 +105,32 @@ def judge(cards: Sequence[Card]) -> TrickResult:
     return TrickResult(trick, best, (), trick, JUDGE_CLAUSES, _judge_facts(winning, best))
 
 
+def colours_to_follow(
+    trick: Sequence[Card], last: bool, free_last: bool
+) -> Container[int] | None:
+    """The colours the next card of ``trick`` must have if its player holds one, or None
+    when any card may be played (LAST-PLAY-1..3): the leader plays anything; the others
+    follow the lead colour; the last player (``last``) plays a colour already in the
+    trick, or anything under ``last-play=free`` (``free_last``)."""
+    if not trick or (last and free_last):
+        return None
+    if last:
+        return {c >> 5 for c in trick}
+    return (trick[0] >> 5,)
+
+
 def playable(
     hand: Sequence[Card], trick: Sequence[Card], last: bool, free_last: bool
 ) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3).
+    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3, see
+    :func:`colours_to_follow`), or the whole hand when it holds none of the colours.
 
     ``last`` says whether the player completes the trick. Order is kept.
     """
-    if not trick:
+    colours = colours_to_follow(trick, last, free_last)
+    if colours is None:
         return tuple(hand)
-    if last:
-        if free_last:
-            return tuple(hand)
-        played = {c >> 5 for c in trick}
-        return tuple([c for c in hand if c >> 5 in played]) or tuple(hand)
-    lead = trick[0] >> 5
-    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
+    return tuple([c for c in hand if c >> 5 in colours]) or tuple(hand)
 
 
 def penalty(face_down: Sequence[Card]) -> int:
@@ -317,6 +327,19 @@ class TheLast(Ruleset[Table]):
         trick = state.trick
         game = state.info.game
         return playable(hand, trick, len(trick) == game.seats - 1, game.rules.last_play_free)
+
+    def is_legal(self, state: State[Table], action: int) -> bool:
+        """A card played is tested against the follow rules (LAST-PLAY-1..3), a keep or
+        swap against the taker's hand (LAST-COLLECT-1), without listing the actions."""
+        hand, trick = state.hands[state.current], state.trick
+        if state.phase is Phase.CHOOSE:  # KEEP, or swap(c) == actions.SWAP + c for c in hand
+            return action == KEEP or action - actions.SWAP in hand
+        if state.phase is not Phase.PLAY:
+            return super().is_legal(state, action)
+        game = state.info.game
+        last = len(trick) == game.seats - 1
+        colours = colours_to_follow(trick, last, game.rules.last_play_free)
+        return action in hand and (colours is None or follows(action, hand, colours))
 
     def automatic_action(self, state: State[Table]) -> int | None:
         """The ghost's card: its top card, or (``ghost-play=first-legal``) the first
