@@ -326,7 +326,11 @@ def _integers(value: Any, where: str) -> list[int]:
 
 
 def _seats(value: Any, where: str) -> list[int]:
-    return [_seat(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where))]
+    items = _list(value, where)
+    for i, item in enumerate(items):
+        if type(item) is not int or not 0 <= item <= 15:
+            _seat(item, f"{where}[{i}]")  # raises, naming the item
+    return items
 
 
 def _text(value: Any, where: str) -> str:
