@@ -105,9 +105,7 @@ def judge(cards: Sequence[Card]) -> TrickResult:
     return TrickResult(trick, best, (), trick, JUDGE_CLAUSES, _judge_facts(winning, best))
 
 
-def colours_to_follow(
-    trick: Sequence[Card], last: bool, free_last: bool
-) -> Container[int] | None:
+def colours_to_follow(trick: Sequence[Card], last: bool, free_last: bool) -> Container[int] | None:
     """The colours the next card of ``trick`` must have if its player holds one, or None
     when any card may be played (LAST-PLAY-1..3): the leader plays anything; the others
     follow the lead colour; the last player (``last``) plays a colour already in the
