@@ -371,6 +371,7 @@ class TheLast(Ruleset[Table]):
             return flow.settle(after) if ghost_game and after.current == GHOST else after
         shown = table.shown
         assert shown is not None, "a points card is face up during every trick"
+        # The taker keeps or swaps the points card (LAST-COLLECT-1); the ghost keeps it.
         deciding = Table(table.points, None, shown, table.ghost_order)
         after = flow.close_trick(after, judge(after.trick), deciding, Phase.CHOOSE)
         if ghost_game and after.leader == GHOST:
