@@ -54,11 +54,13 @@ def select(card: Card) -> int:
 
 KEEP = ActionKind.KEEP << KIND_SHIFT
 """The one KEEP action."""
+SWAP = ActionKind.SWAP << KIND_SHIFT
+"""The SWAP kind's bits: ``swap(card) == SWAP | card``."""
 
 
 def swap(card: Card) -> int:
     """The action that swaps the card just won for ``card`` from the hand."""
-    return (ActionKind.SWAP << KIND_SHIFT) | card
+    return SWAP | card
 
 
 def leader(seat: int) -> int:
@@ -83,7 +85,8 @@ def kind_of(action: int) -> ActionKind:
 
 def card_of(action: int) -> Card:
     """The card an action plays or selects."""
-    return Card(action & PAYLOAD_MASK)
+    # Not Card(...): NewType's call costs a Python call, on the hottest path of replay.
+    return action & PAYLOAD_MASK  # type: ignore[return-value]
 
 
 def action_to_string(action: int, palette: Palette) -> str:

@@ -8,6 +8,7 @@ determined by (ruleset, players, options, seed) on every machine.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from tricklaw.model.rng import SplitMix64, agent_rng
@@ -18,6 +19,26 @@ def random_step(state: State[Any], rng: SplitMix64) -> State[Any]:
     """The state after a uniformly random legal action of the current player."""
     legal = state.legal_actions()
     return state.apply_legal_action(legal[rng.below(len(legal))])
+
+
+def random_states(game: Game, seed: int, *, max_rounds: int | None) -> Iterator[State[Any]]:
+    """Every state of the game of random agents from ``seed``, in order: the initial
+    state, then the state after each :func:`random_step` (the game that
+    :func:`play_random_game` plays). Automatic seats never appear as the current player:
+    the rules play them inside each step.
+
+    The generator ends with the terminal state, or with the first state that has
+    ``max_rounds`` complete rounds. ``max_rounds`` must be given: ``None`` walks to the
+    end of the game, which random play may never reach (Sticheln 1993 with
+    ``end=target``: the totals drift away from a positive target), so bound the walk
+    wherever the options allow a game without end.
+    """
+    state = game.new_initial_state(seed)
+    rng = agent_rng(seed)
+    yield state
+    while not state.is_terminal() and (max_rounds is None or len(state.history) < max_rounds):
+        state = random_step(state, rng)
+        yield state
 
 
 def play_random_game(game: Game, seed: int, max_rounds: int | None = None) -> State[Any]:

@@ -64,8 +64,8 @@ def round_info(
     seating: tuple[int, ...] | None = None,
 ) -> RoundInfo:
     """The fixed facts of a round; ``seating`` is the clockwise order (default 0, 1, 2, ...)."""
-    order, after = clockwise(game.seats, seating)
-    return RoundInfo(game, source, index, dealer, deal, totals, history, order, after)
+    order, after, ring = clockwise(game.seats, seating)
+    return RoundInfo(game, source, index, dealer, deal, totals, history, order, after, ring)
 
 
 def begin_round(
@@ -105,8 +105,15 @@ def remove_from_hand(
     return (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
 
 
-def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
-    """The current player plays ``card`` (by ``action``); the turn passes clockwise."""
+def add_to_trick(
+    state: State[X], action: int, card: Card, extra: X, *, recorded: bool = True
+) -> State[X]:
+    """The current player plays ``card`` (by ``action``); the turn passes clockwise.
+
+    ``extra`` is the ruleset's part of the new state. A card that the rules play
+    for an automatic seat (``recorded=False``) joins the trick but not the list of
+    actions: it is the rules' doing, not a decision.
+    """
     seat = state.current
     hands = state.hands
     hand = hands[seat]
@@ -123,33 +130,38 @@ def add_to_trick(state: State[X], action: int, card: Card) -> State[X]:
         state.taken,
         state.aside,
         state.tricks,
-        (*state.actions, (seat, action)),
-        state.extra,
+        (*state.actions, (seat, action)) if recorded else state.actions,
+        extra,
     )
 
 
-def close_trick(state: State[X], result: TrickResult) -> State[X]:
-    """Hand the trick's cards to their recipients; the winner (else the same leader) leads."""
+def close_trick(
+    state: State[X], result: TrickResult, extra: X, phase: Phase | None = None
+) -> State[X]:
+    """Hand the trick's cards to their recipients; the winner (else the same leader) is
+    to act next, in ``phase`` (default: the same phase) with ``extra`` as the ruleset's
+    part of the state."""
     info = state.info
     leader = state.leader
+    ring = info.ring[leader]
     taken = list(state.taken)
     for offset, cards in result.taken:
-        seat = info.seat_at(leader, offset)
+        seat = ring[offset]
         taken[seat] = taken[seat] + cards
-    next_leader = leader if result.winner is None else info.seat_at(leader, result.winner)
+    next_leader = leader if result.winner is None else ring[result.winner]
     return State(
-        info=state.info,
-        phase=state.phase,
-        current=next_leader,
-        first_leader=state.first_leader,
-        leader=next_leader,
-        hands=state.hands,
-        trick=(),
-        taken=tuple(taken),
-        aside=state.aside + result.aside,
-        tricks=(*state.tricks, (leader, result)),
-        actions=state.actions,
-        extra=state.extra,
+        info,
+        state.phase if phase is None else phase,
+        next_leader,
+        state.first_leader,
+        next_leader,
+        state.hands,
+        (),
+        tuple(taken),
+        state.aside + result.aside,
+        (*state.tricks, (leader, result)),
+        state.actions,
+        extra,
     )
 
 

@@ -154,6 +154,12 @@ class Ruleset(ABC, Generic[X]):
     def legal_actions(self, state: State[X]) -> tuple[int, ...]:
         """The current player's legal actions, in canonical order."""
 
+    def is_legal(self, state: State[X], action: int) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (the log checker asks this of
+        every action it replays). A ruleset may answer without listing the legal actions;
+        the answer is always ``action in self.legal_actions(state)`` (tested)."""
+        return action in self.legal_actions(state)
+
     @abstractmethod
     def apply(self, state: State[X], action: int) -> State[X]:
         """The state after the legal ``action``."""

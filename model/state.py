@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from tricklaw.errors import IllegalActionError
@@ -125,10 +126,13 @@ class RoundInfo:
     """The seats in clockwise order around the table this round (usually 0, 1, 2, ...)."""
     after: tuple[int, ...]
     """``after[s]`` is the seat to the left of seat ``s``, who plays next."""
+    ring: tuple[tuple[int, ...], ...]
+    """``ring[s][k]`` is the seat ``k`` places clockwise from seat ``s`` (``seat_at`` as a
+    table: trick results name their seats as offsets from the leader)."""
 
     def seat_at(self, leader: int, offset: int) -> int:
         """The seat ``offset`` places clockwise from ``leader``."""
-        return seat_after(self.seating, leader, offset)
+        return self.ring[leader][offset % len(self.ring)]
 
 
 def seat_after(seating: tuple[int, ...], leader: int, offset: int) -> int:
@@ -136,15 +140,17 @@ def seat_after(seating: tuple[int, ...], leader: int, offset: int) -> int:
     return seating[(seating.index(leader) + offset) % len(seating)]
 
 
+@cache
 def clockwise(
     seats: int, seating: tuple[int, ...] | None = None
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(seating, after)`` for a table of ``seats``: the given order, or 0, 1, 2, ..."""
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """``(seating, after, ring)`` for a table of ``seats`` (see :class:`RoundInfo`): the
+    given order, or 0, 1, 2, ... (computed once per table: every round asks)."""
     order = seating if seating is not None else tuple(range(seats))
-    after = [0] * seats
-    for i, seat in enumerate(order):
-        after[seat] = order[(i + 1) % seats]
-    return order, tuple(after)
+    ring = tuple(
+        tuple(seat_after(order, seat, offset) for offset in range(seats)) for seat in range(seats)
+    )
+    return order, tuple(row[1] for row in ring), ring
 
 
 @dataclass(frozen=True, slots=True)

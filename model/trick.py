@@ -7,6 +7,7 @@ on its own, away from any game, as the ``trick`` command does.
 
 from __future__ import annotations
 
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from tricklaw.model.cards import Card
@@ -41,3 +42,10 @@ def winner_takes_all(cards: tuple[Card, ...], winner: int, clauses: tuple[str, .
 def nobody_takes(cards: tuple[Card, ...], clauses: tuple[str, ...]) -> TrickResult:
     """A trick with no winner: its cards are set aside."""
     return TrickResult(cards, None, (), cards, clauses)
+
+
+def follows(card: int, hand: Sequence[Card], colours: Container[int]) -> bool:
+    """Whether ``card`` of ``hand`` (a card number, as a PLAY action is) may be played
+    under the rule "play a card of one of ``colours`` if you can": it has one of them,
+    or no card of the hand has."""
+    return card >> 5 in colours or not any(c >> 5 in colours for c in hand)

@@ -37,10 +37,10 @@ from importlib import resources
 from typing import Any, TextIO
 
 from tricklaw.errors import OptionError, TricklawError
-from tricklaw.model.agents import random_step
+from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
-from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled
+from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
@@ -190,16 +190,10 @@ def _shuffle_check() -> Result:
 
 def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
     """A random game from ``seed``; with ``check``, every invariant after every action."""
-    state = game.new_initial_state(seed)
-    rng = agent_rng(seed)
-    step = 0
-    while not state.is_terminal():
-        state = random_step(state, rng)
-        step += 1
-        if check:
-            problems = violations(state)
-            if problems:
-                raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
+    for step, state in enumerate(random_states(game, seed, max_rounds=None)):
+        problems = violations(state) if check and step else []
+        if problems:
+            raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
     return state
 
 

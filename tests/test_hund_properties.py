@@ -14,11 +14,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from tricklaw.errors import IllegalActionError
 from tricklaw.model.actions import ActionKind, card_of, designate, kind_of, leader
-from tricklaw.model.agents import random_step
+from tricklaw.model.agents import random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
-from tricklaw.model.rng import MASK64, agent_rng
+from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, Phase, RoundLog, State, deserialize
 
@@ -43,12 +43,7 @@ def hund_games(draw: st.DrawFn) -> tuple[Game, int]:
 
 def walk(game: Game, seed: int) -> Iterator[State[Any]]:
     """Every state of a whole game played by the seeded random agent."""
-    state = game.new_initial_state(seed)
-    rng = agent_rng(seed)
-    yield state
-    while not state.is_terminal():
-        state = random_step(state, rng)
-        yield state
+    return random_states(game, seed, max_rounds=None)  # these games always end
 
 
 def last_state(game: Game, seed: int) -> State[Any]:

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricklaw.model.actions import KEEP, ActionKind, kind_of
-from tricklaw.model.agents import random_step
+from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
-from tricklaw.model.rng import MASK64, agent_rng
+from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets.lowhigh import judge as lh_judge
 from tricklaw.model.rulesets.the_last import GHOST
@@ -52,12 +52,7 @@ def games(draw: st.DrawFn, ruleset_id: str, players: int | None = None) -> tuple
 
 def walk(game: Game, seed: int) -> Iterator[State[Any]]:
     """Every state of a random game from ``seed``."""
-    state = game.new_initial_state(seed)
-    rng = agent_rng(seed)
-    yield state
-    while not state.is_terminal():
-        state = random_step(state, rng)
-        yield state
+    return random_states(game, seed, max_rounds=None)  # these games always end
 
 
 def last_state(game: Game, seed: int) -> State[Any]:

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricklaw.errors import IllegalActionError, TricklawError
-from tricklaw.model.agents import random_step
+from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import to_record
-from tricklaw.model.rng import MASK64, agent_rng
+from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, Phase, State
 from tricklaw.spec import load_registry
@@ -70,14 +70,16 @@ def make_game(ruleset_id: str, players: int, options: dict[str, Any]) -> Game:
     return get_ruleset(ruleset_id).make_game(players, options)
 
 
+def drawn_game(data: st.DataObject, ruleset_id: str) -> tuple[Game, int]:
+    """A game of ``ruleset_id`` drawn by :func:`game_configs`, and its seed."""
+    _, players, options, seed = data.draw(game_configs(ruleset_id))
+    return make_game(ruleset_id, players, options), seed
+
+
 def walk(game: Game, seed: int) -> Iterator[State[Any]]:
-    """Every state of a random game (at most MAX_ROUNDS + 1 rounds for a target game)."""
-    state = game.new_initial_state(seed)
-    rng = agent_rng(seed)
-    yield state
-    while not state.is_terminal() and len(state.history) <= MAX_ROUNDS:
-        state = random_step(state, rng)
-        yield state
+    """Every state of a random game, at most MAX_ROUNDS + 1 rounds of it: a Sticheln 1993
+    game to a target total may never end."""
+    return random_states(game, seed, max_rounds=MAX_ROUNDS + 1)
 
 
 def last_state(game: Game, seed: int) -> State[Any]:
@@ -173,6 +175,52 @@ def test_every_legal_action_leads_to_a_valid_state(
             after = state.apply_action(action)
             assert violations(after) == []
             assert after == state.apply_legal_action(action)
+
+
+@pytest.mark.parametrize(("ruleset_id", "players"), [("hund", 2), ("the-last", 2), (NEW, 3)])
+def test_random_states_walk_the_game_that_play_random_game_plays(
+    ruleset_id: str, players: int
+) -> None:
+    game = make_game(ruleset_id, players, {})
+    states = list(random_states(game, 5, max_rounds=None))
+    assert states[0] == game.new_initial_state(5)
+    assert states[-1] == play_random_game(game, 5)
+    assert states[-1].is_terminal() and not any(s.is_terminal() for s in states[:-1])
+    automatic = range(players, game.seats)
+    assert not any(s.current_player() in automatic for s in states)
+
+
+def test_random_states_stop_at_max_rounds_in_a_game_that_may_never_end() -> None:
+    """A bounded walk ends. (Random play of Sticheln 1993 to a positive target total often
+    never reaches it: from seed 0 the totals are below -1,600 after 200 rounds, so an
+    unbounded walk of this game never returns.)"""
+    game = make_game(OLD, 4, {"end": "target", "target": 3})
+    states = list(random_states(game, 0, max_rounds=3))
+    assert [len(s.history) for s in states].count(3) == 1
+    assert len(states[-1].history) == 3 and not states[-1].is_terminal()
+    assert states[-1] == play_random_game(game, 0, max_rounds=3)
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+@given(data=st.data(), every=st.integers(2, 5))
+def test_is_legal_answers_as_the_list_of_legal_actions(
+    ruleset_id: str, data: st.DataObject, every: int
+) -> None:
+    """The log checker's quick question (``Ruleset.is_legal``) never disagrees with
+    ``legal_actions``: for every kind of action, on every card and seat number."""
+    game, seed = drawn_game(data, ruleset_id)
+    payloads = sorted({*game.ruleset.deck(game.players, game.options), *range(16)})
+    candidates = [(kind << 8) | p for kind in range(6) for p in payloads]
+    asked = 0
+    for k, state in enumerate(walk(game, seed)):
+        if k % every or state.is_terminal():
+            continue
+        legal = set(state.legal_actions())
+        for action in candidates:
+            assert game.ruleset.is_legal(state, action) == (action in legal), (k, action)
+        asked += 1
+    assert asked > 0
 
 
 @clause("STI93-SCORE-3", "STI-SCORE-4")

@@ -160,8 +160,14 @@ ACTION_LINE = re.compile(
 )
 """A well-formed action line in its usual spelling, read without the JSON parser (a fast
 path: every line it matches is JSON that parses to the same two fields)."""
+_DECODE = json.JSONDecoder().raw_decode
+"""The decoder behind ``json.loads``, without its wrapping: a JSON value and where it
+ends (a log line is one object, so the checker decodes it directly)."""
 _CARD_CACHES: dict[Palette, dict[str, Card]] = {}
 _ACTION_CACHES: dict[Palette, dict[str, int]] = {}
+_ACTION_LINES: dict[str, tuple[int, str]] = {}
+"""Action lines read before, by their text: ``(seat, action text)`` as :data:`ACTION_LINE`
+reads them (a log repeats the same few hundred lines)."""
 
 
 # --- verdicts ------------------------------------------------------------------------------
@@ -320,7 +326,11 @@ def _integers(value: Any, where: str) -> list[int]:
 
 
 def _seats(value: Any, where: str) -> list[int]:
-    return [_seat(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where))]
+    items = _list(value, where)
+    for i, item in enumerate(items):
+        if type(item) is not int or not 0 <= item <= 15:
+            _seat(item, f"{where}[{i}]")  # raises, naming the item
+    return items
 
 
 def _text(value: Any, where: str) -> str:
@@ -347,7 +357,8 @@ def _action_fields(obj: Any, where: str) -> tuple[int, str]:
     return _seat(seat, _join(where, "seat")), _text(text, _join(where, "action"))
 
 
-SEAT_KEYS = frozenset(str(seat) for seat in range(16))
+SEAT_TEXTS = tuple(str(seat) for seat in range(16))
+SEAT_KEYS = frozenset(SEAT_TEXTS)
 SEAT_NUMBERS = {str(seat): seat for seat in range(16)}
 ONLY_STR = frozenset({str})
 
@@ -401,6 +412,12 @@ def _trick_object_slowly(value: Any, where: str) -> dict[str, Any]:
 
 
 def _loads(text: str) -> dict[str, Any]:
+    try:  # the fast path: the usual line, a JSON object from its first character
+        obj, end = _DECODE(text)
+        if type(obj) is dict and (end == len(text) or text[end:].isspace()):
+            return obj
+    except (ValueError, RecursionError):
+        pass  # json.loads below says what is wrong
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -478,7 +495,7 @@ class _Checker:
         self._cards = _CARD_CACHES.setdefault(self.palette, {})
         self._names = _card_names(self.palette)
         self._actions = _ACTION_CACHES.setdefault(self.palette, {})
-        self._legal = self.ruleset.legal_actions
+        self._legal = self.ruleset.is_legal
         self._apply = self.ruleset.apply
 
     # --- reading cards, actions and deals ----------------------------------------------
@@ -501,7 +518,7 @@ class _Checker:
         return card
 
     def cards(
-        self, value: Any, where: str, key: str | None = None, sub: str | None = None
+        self, value: Any, where: str, key: str | int | None = None, sub: str | None = None
     ) -> tuple[Card, ...]:
         """Each card of the JSON array ``value``, found at ``where`` (``.key.sub`` in it)."""
         if type(value) is list:
@@ -536,12 +553,11 @@ class _Checker:
         obj = _object(value, where, "a deal", DEAL_KEYS, ("hands",))
         hands_at = _join(where, "hands")
         hands = tuple(
-            self.cards(hand, f"{hands_at}[{i}]")
-            for i, hand in enumerate(_list(obj["hands"], hands_at))
+            self.cards(hand, hands_at, i) for i, hand in enumerate(_list(obj["hands"], hands_at))
         )
         piles_at = _join(where, "piles")
         piles = tuple(
-            (name, self.cards(cards, f"{piles_at}.{name}"))
+            (name, self.cards(cards, piles_at, name))
             for name, cards in _string_map(obj.get("piles", {}), piles_at).items()
         )
         first = obj.get("first_leader")
@@ -680,7 +696,7 @@ class _Checker:
                 expected_text=f"{len(expected.hands)} hands",
             )
         for seat, (mine, theirs) in enumerate(zip(given.hands, expected.hands, strict=True)):
-            if sorted(mine) != sorted(theirs):
+            if mine != theirs and sorted(mine) != sorted(theirs):
                 extra = sorted(set(mine) - set(theirs)) or sorted(mine)
                 missing = sorted(set(theirs) - set(mine)) or sorted(theirs)
                 raise _DivergenceError(
@@ -743,7 +759,7 @@ class _Checker:
         if seat != state.current or info.index != self.index:  # over: current is -1
             self._wrong_turn(state, seat)
         tricks = state.tricks
-        if code not in self._legal(state):
+        if not self._legal(state, code):
             self._illegal(state, code, text)
         new = self._apply(state, code)
         if new.info is not info:  # the action ended the round (or the game)
@@ -806,15 +822,17 @@ class _Checker:
             expected_text=f"the end of round {self.index + 1}",
         )
 
-    def trick(self, raw: dict[str, Any], where: str) -> None:
-        """A recorded trick result, against the trick the last action completed."""
-        state = self.state
-        if state is None:
-            raise _UnreadableError(f"{where or 'trick'}: a trick before the first round line")
-        if self.pending and self._as_written(raw):
+    def trick(self, value: Any, where: str) -> None:
+        """A recorded trick result (the trick object ``value``, not yet validated), against
+        the trick the last action completed."""
+        if self.pending and self._as_written(value):
             self.pending.pop(0)
             self.n_tricks += 1
             return
+        raw = _trick_object(value, where)
+        state = self.state
+        if state is None:
+            raise _UnreadableError(f"{where or 'trick'}: a trick before the first round line")
         cards = self.cards(raw["cards"], where, "cards")
         taken_raw = raw.get("taken")
         taken = (
@@ -864,27 +882,47 @@ class _Checker:
             )
         self.n_tricks += 1
 
-    def _as_written(self, raw: dict[str, Any]) -> bool:
-        """Whether ``raw`` is the next pending trick exactly as tricklaw writes it (cards in
-        notation, upper case): the fast path, which needs no parsing."""
+    def _as_written(self, raw: Any) -> bool:
+        """Whether ``raw`` is a well-formed trick object that says exactly what the next
+        pending trick is, its cards in notation as tricklaw writes them: the fast path,
+        which parses no card and builds no message. Anything else (a divergence, a field
+        that cannot be read, another spelling) goes the slow way, which says what is wrong.
+        """
+        if type(raw) is not dict or not TRICK_KEYS.issuperset(raw):
+            return False
         t_index, leader, result, seating = self.pending[0]
         names = self._names
-        if raw["leader"] != leader or raw["cards"] != [names[c] for c in result.cards]:
+        got = raw.get("leader")
+        if type(got) is not int or got != leader:
             return False
-        base = seating.index(leader)
-        size = len(seating)
-        winner = result.winner
-        if raw["winner"] != (None if winner is None else seating[(base + winner) % size]):
+        if raw.get("cards") != [names[c] for c in result.cards]:
             return False
-        taken = raw.get("taken")
-        if taken is not None and taken != {
-            str(seating[(base + offset) % size]): [names[c] for c in cards]
+        base, size = seating.index(leader), len(seating)
+        got, winner = raw.get("winner", ABSENT), result.winner
+        if winner is None:
+            if got is not None:
+                return False
+        elif type(got) is not int or got != seating[(base + winner) % size]:
+            return False
+        taken = raw.get("taken", ABSENT)
+        if taken is not ABSENT and taken != {
+            SEAT_TEXTS[seating[(base + offset) % size]]: [names[c] for c in cards]
             for offset, cards in result.taken
             if cards
         }:
             return False
         aside = raw.get("aside", ABSENT)
         if aside is not ABSENT and aside != [names[c] for c in result.aside]:
+            return False
+        clauses = raw.get("clauses", ABSENT)
+        if clauses is not ABSENT and (
+            type(clauses) is not list or not ONLY_STR.issuperset(map(type, clauses))
+        ):
+            return False
+        facts = raw.get("facts", ABSENT)
+        if facts is not ABSENT and (
+            type(facts) is not dict or not ONLY_STR.issuperset(map(type, facts.values()))
+        ):
             return False
         self.at, self.at_trick = "trick", t_index + 1
         return True
@@ -1124,6 +1162,21 @@ def _header(obj: dict[str, Any], own_shuffle: bool) -> _Checker:
     return _Checker(game, _seed(obj.get("seed"), "seed"), own_shuffle, "log")
 
 
+def _action_line(text: str) -> tuple[int, str] | None:
+    """``(seat, action text)`` of a well-formed action line in its usual spelling (see
+    :data:`ACTION_LINE`), else None; remembered in :data:`_ACTION_LINES`."""
+    fast = ACTION_LINE.fullmatch(text)
+    if fast is None:
+        return None
+    seat = SEAT_NUMBERS.get(fast.group(1))
+    if seat is None:
+        return None
+    found = (seat, fast.group(2))
+    if len(_ACTION_LINES) < CACHE_LIMIT:
+        _ACTION_LINES[text] = found
+    return found
+
+
 def check_lines(
     lines: Iterable[str],
     *,
@@ -1135,18 +1188,15 @@ def check_lines(
     checker: _Checker | None = None
     number = 0
     try:
-        match = ACTION_LINE.fullmatch
         for text in lines:
             number += 1
-            fast = match(text)
+            fast = _ACTION_LINES.get(text) or _action_line(text)
             if fast is not None and checker is not None and not checker.ended:
-                seat_text, action = fast.groups()
-                seat = SEAT_NUMBERS.get(seat_text)
-                if seat is not None:
-                    checker.action(seat, action, "")
-                    if emit is not None:
-                        emit({"seat": seat, "action": action})
-                    continue
+                seat, action = fast
+                checker.action(seat, action, "")
+                if emit is not None:
+                    emit({"seat": seat, "action": action})
+                continue
             if not text or text.isspace():
                 continue
             if checker is not None and checker.ended:
@@ -1157,7 +1207,7 @@ def check_lines(
             elif "trick" in obj:
                 if len(obj) != 1:
                     _object(obj, "", "a trick line", TRICK_LINE_KEYS)
-                checker.trick(_trick_object(obj["trick"], "trick"), "trick")
+                checker.trick(obj["trick"], "trick")
             elif "action" in obj or "seat" in obj:
                 seat, action = _action_fields(obj, "")
                 checker.action(seat, action, "")
@@ -1239,7 +1289,7 @@ def check_record(
                         checker.skip_trick()
                         continue
                     path = f"rounds[{r_index}].tricks[{t_index}]"
-                    checker.trick(_trick_object(tricks[t_index], path), path)
+                    checker.trick(tricks[t_index], path)
                     if emit is not None:
                         emit({"trick": tricks[t_index]})
             path = f"rounds[{r_index}]"

@@ -26,10 +26,10 @@ Power order, used throughout: 0 Trump, 1 Plus, 2 Hund, 3 Minus, 4 Lead.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tricklaw.errors import CardError, OptionError
 from tricklaw.model import actions, flow
@@ -39,7 +39,7 @@ from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
-from tricklaw.model.trick import TrickResult
+from tricklaw.model.trick import TrickResult, follows
 
 PALETTE = Palette(("red", "yellow", "green", "blue", "purple"), ("R", "Y", "G", "B", "P"))
 POWERS = ("trump", "plus", "hund", "minus", "lead")
@@ -72,8 +72,7 @@ class Rules:
     set_repeat_stack: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Powers:
+class Powers(NamedTuple):
     """Hund's own part of the state.
 
     ``designation`` is the round's number (base game); ``sets`` the chosen
@@ -83,6 +82,10 @@ class Powers:
     round, position in that trick; -1 before); ``columns`` the virtual
     player's (face-up, face-down) columns, left to right; ``choosing`` what the
     CHOOSE phase decides: ``"leader"`` or ``"sets"`` (empty in play).
+
+    (Immutable, and a ``NamedTuple`` like :class:`~tricklaw.model.state.State`:
+    one is built for each virtual card and power, in half the time of a frozen
+    dataclass.)
     """
 
     choosing: str
@@ -116,31 +119,31 @@ def assign(holders: tuple[int, ...], card: Card, rules: Rules) -> tuple[int, ...
     return (*holders, suit)
 
 
+TRUMP_FACTS = tuple((("trump", name),) for name in PALETTE.names)
+"""The facts of a trick played under each trump suit."""
+TRUMP_WINS = ("HUND-TRICK-1", "HUND-COLLECT-1")
+LEAD_WINS = ("HUND-TRICK-2", "HUND-COLLECT-1")
+
+
 def judge(cards: Sequence[Card], trump: int | None, trump_from: int) -> TrickResult:
     """Who takes the complete trick ``cards`` (HUND-TRICK-1/2).
 
     ``trump`` is the trump suit (or None) and ``trump_from`` the first position
     in this trick whose cards of that suit count as trumps (dispute
     ``trump-timing``; ``len(cards)`` when none count). Each value exists once
-    per suit, so there is never a tie.
+    per suit, so there is never a tie (and within one suit the highest card
+    number is the highest value).
     """
     trick = tuple(cards)
+    facts = () if trump is None else TRUMP_FACTS[trump]
     if trump is not None:
-        trumps = [i for i in range(trump_from, len(trick)) if trick[i] >> 5 == trump]
+        trumps = [c for c in trick[trump_from:] if c >> 5 == trump]
         if trumps:
-            best = max(trumps, key=lambda i: trick[i] & 31)
-            return TrickResult(
-                trick,
-                best,
-                ((best, trick),),
-                (),
-                ("HUND-TRICK-1", "HUND-COLLECT-1"),
-                (("trump", PALETTE.name(trump)),),
-            )
+            best = trick.index(max(trumps), trump_from)
+            return TrickResult(trick, best, ((best, trick),), (), TRUMP_WINS, facts)
     lead = trick[0] >> 5
-    best = max((i for i in range(len(trick)) if trick[i] >> 5 == lead), key=lambda i: trick[i] & 31)
-    facts = (("trump", PALETTE.name(trump)),) if trump is not None else ()
-    return TrickResult(trick, best, ((best, trick),), (), ("HUND-TRICK-2", "HUND-COLLECT-1"), facts)
+    best = trick.index(max([c for c in trick if c >> 5 == lead]))
+    return TrickResult(trick, best, ((best, trick),), (), LEAD_WINS, facts)
 
 
 def trump_window(
@@ -190,26 +193,28 @@ def round_score(
     """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
     card, and 3 for a Hund count that is neither the most nor the fewest."""
 
-    def count(seat: int, power: int) -> int:
-        if len(holders) <= power:
-            return 0
-        return sum(1 for c in taken[seat] if c >> 5 == holders[power])
+    suits = [[c >> 5 for c in pile] for pile in taken]
 
-    seats = range(len(taken))
-    compared = [s for s in seats if rules.virtual_in_hund or s != virtual]
-    hund = {s: count(s, HUND) for s in compared}
-    most, fewest = max(hund.values()), min(hund.values())
-    n_most = sum(1 for v in hund.values() if v == most)
-    n_fewest = sum(1 for v in hund.values() if v == fewest)
+    def counts(power: int) -> list[int]:
+        """Each seat's number of cards of the suit holding ``power`` (none unassigned)."""
+        if power >= len(holders):
+            return [0] * len(taken)
+        return [pile.count(holders[power]) for pile in suits]
+
+    plus, minus, hund = counts(PLUS), counts(MINUS), counts(HUND)
+    compared = [rules.virtual_in_hund or s != virtual for s in range(len(taken))]
+    field = [n for n, counted in zip(hund, compared, strict=True) if counted]
+    most, fewest = max(field), min(field)
+    n_most, n_fewest = field.count(most), field.count(fewest)
 
     def hund_award(seat: int) -> int:
-        if seat not in hund or len(holders) <= HUND:
+        if not compared[seat] or len(holders) <= HUND:
             return 0
         at_most = hund[seat] == most and (rules.hund_tie_excludes or n_most == 1)
         at_fewest = hund[seat] == fewest and (rules.hund_tie_excludes or n_fewest == 1)
         return 0 if at_most or at_fewest else 3
 
-    return tuple(count(s, PLUS) - count(s, MINUS) + hund_award(s) for s in seats)
+    return tuple(plus[s] - minus[s] + hund_award(s) for s in range(len(taken)))
 
 
 def lead_decider(
@@ -225,7 +230,7 @@ def lead_decider(
     HUND-GAP-6): the seat with most Lead-suit cards, or None."""
     if len(holders) <= LEAD:
         return None
-    counts = [sum(1 for c in pile if c >> 5 == holders[LEAD]) for pile in taken]
+    counts = [[c >> 5 for c in pile].count(holders[LEAD]) for pile in taken]
     best = max(counts)
     tied = [s for s, c in enumerate(counts) if c == best]
     if len(tied) > 1:
@@ -390,21 +395,8 @@ class Hund(Ruleset[Powers]):
         return 3 if players == 2 else players
 
     def compile(self, options: Options) -> Rules:
-        """``options`` compiled (``Game.rules``)."""
-        return Rules(
-            trump_timing=options.text("trump-timing"),
-            hund_tie_excludes=options.text("hund-tie") == "excluded",
-            lead_tie_earliest=options.text("lead-tie") == "earliest",
-            ascending=options.text("designation") == "ascending",
-            from_zero=options.text("values") == "from-0",
-            extra_up=options.text("virtual-odd") == "extra-up",
-            virtual_in_hund=options.text("virtual-hund") == "counts",
-            more_cards=options.text("more-cards") == "yes",
-            sets=options.text("designation-mode") == "sets",
-            set_suits_distinct=options.text("set-suits") == "distinct",
-            set_match_card=options.text("set-match") == "card",
-            set_repeat_stack=options.text("set-repeat") == "stack",
-        )
+        """``options`` compiled (``Game.rules``): :func:`compile_rules`."""
+        return compile_rules(options)
 
     def values(self, players: int, rules: Rules) -> range:
         """The card values of each suit (HUND-OPT-1, HUND-GAP-1, dispute ``values``)."""
@@ -520,7 +512,7 @@ class Hund(Ruleset[Powers]):
         decider = dict(previous.facts).get("lead_decider") if previous else None
         start = info.after[previous.first_leader] if previous else 0
         if isinstance(decider, int):
-            naming = replace(powers, choosing="leader")
+            naming = powers._replace(choosing="leader")
             return flow.begin_round(info, Phase.CHOOSE, decider, start, naming, hands=tuple(hands))
         state = flow.begin_round(info, Phase.PLAY, start, start, powers, hands=tuple(hands))
         return self._after_start(state)
@@ -531,11 +523,11 @@ class Hund(Ruleset[Powers]):
             return state._replace(
                 phase=Phase.CHOOSE,
                 current=self._next_chooser(state, state.leader),
-                extra=replace(state.extra, choosing="sets"),
+                extra=state.extra._replace(choosing="sets"),
             )
         return flow.settle(
             state._replace(
-                phase=Phase.PLAY, current=state.leader, extra=replace(state.extra, choosing="")
+                phase=Phase.PLAY, current=state.leader, extra=state.extra._replace(choosing="")
             )
         )
 
@@ -554,11 +546,20 @@ class Hund(Ruleset[Powers]):
 
     def legal_actions(self, state: State[Powers]) -> tuple[int, ...]:
         """LEADER (the Lead decider), DESIGNATE (sets), else the playable cards."""
-        if state.extra.choosing == "leader":
+        choosing = state.extra.choosing
+        if not choosing:
+            return playable(state.hands[state.current], state.trick)
+        if choosing == "leader":
             return tuple(actions.leader(s) for s in range(state.info.game.seats))
-        if state.extra.choosing == "sets":
-            return self._set_choices(state)
-        return playable(state.hands[state.current], state.trick)
+        return self._set_choices(state)
+
+    def is_legal(self, state: State[Powers], action: int) -> bool:
+        """A card played is tested against the follow rule (HUND-PLAY-1/2) without listing
+        the playable cards; any other action against :meth:`legal_actions`."""
+        if state.extra.choosing:
+            return super().is_legal(state, action)
+        hand, trick = state.hands[state.current], state.trick
+        return action in hand and (not trick or follows(action, hand, (trick[0] >> 5,)))
 
     def _set_choices(self, state: State[Powers]) -> tuple[int, ...]:
         game = state.info.game
@@ -599,48 +600,51 @@ class Hund(Ruleset[Powers]):
             return self._designate(state, action)
         game = state.info.game
         rules: Rules = game.rules
-        card = actions.card_of(action)
-        seat = state.current
         virtual_game = game.players == 2
-        after = flow.add_to_trick(state, action, card)
-        powers = after.extra
-        if virtual_game and seat == VIRTUAL:
-            columns = tuple((None if up == card else up, down) for up, down in powers.columns)
-            powers = replace(powers, columns=columns)
-            after = after._replace(actions=state.actions)  # the rules' doing, not a decision
+        card = actions.card_of(action)
+        powers = state.extra
+        automatic = virtual_game and state.current == VIRTUAL
+        holders, columns = powers.holders, powers.columns
+        trump_trick, trump_pos = powers.trump_trick, powers.trump_pos
+        if automatic:
+            columns = tuple((None if up == card else up, down) for up, down in columns)
         if matches(card, powers, rules):
-            holders = assign(powers.holders, card, rules)
-            if holders != powers.holders:
-                first_trump = not powers.holders
-                powers = replace(
-                    powers,
-                    holders=holders,
-                    trump_trick=len(after.tricks) if first_trump else powers.trump_trick,
-                    trump_pos=len(after.trick) - 1 if first_trump else powers.trump_pos,
-                )
-        if powers is not after.extra:
-            after = after._replace(extra=powers)
-        if len(after.trick) < game.seats:
-            return flow.settle(after) if virtual_game else after
-        trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
-        after = flow.close_trick(after, judge(after.trick, trump, start))
-        if game.players == 2:
-            after = after._replace(extra=replace(powers, columns=reveal(powers.columns)))
-        if after.hands[after.leader]:
-            return flow.settle(after) if virtual_game else after
-        return flow.end_round(after)
+            holders = assign(holders, card, rules)
+            if holders != powers.holders and not powers.holders:  # Trump: the first power
+                trump_trick, trump_pos = len(state.tricks), len(state.trick)
+        full = len(state.trick) + 1 == game.seats
+        if full and virtual_game:
+            columns = reveal(columns)  # once the trick is over (HUND-TWO-6)
+        if holders is not powers.holders or columns is not powers.columns:
+            powers = Powers(
+                powers.choosing,
+                powers.designation,
+                powers.sets,
+                holders,
+                trump_trick,
+                trump_pos,
+                columns,
+            )
+        # The virtual player's card is the rules' doing, not a decision (HUND-TWO-3).
+        after = flow.add_to_trick(state, action, card, powers, recorded=not automatic)
+        if full:
+            trump, start = trump_window(powers, len(after.tricks), rules.trump_timing, game.seats)
+            after = flow.close_trick(after, judge(after.trick, trump, start), powers)
+            if not after.hands[after.leader]:
+                return flow.end_round(after)
+        return flow.settle(after) if virtual_game and after.current == VIRTUAL else after
 
     def _designate(self, state: State[Powers], action: int) -> State[Powers]:
         """Record a chosen set; after five sets the start player leads (HUND-OPT-2)."""
         sets = (*state.extra.sets, actions.card_of(action))
         chosen = state._replace(
-            extra=replace(state.extra, sets=sets), actions=(*state.actions, (state.current, action))
+            extra=state.extra._replace(sets=sets), actions=(*state.actions, (state.current, action))
         )
         if len(sets) < len(POWERS):
             return chosen._replace(current=self._next_chooser(state, state.current))
         return flow.settle(
             chosen._replace(
-                phase=Phase.PLAY, current=state.leader, extra=replace(chosen.extra, choosing="")
+                phase=Phase.PLAY, current=state.leader, extra=chosen.extra._replace(choosing="")
             )
         )
 
@@ -693,9 +697,9 @@ class Hund(Ruleset[Powers]):
             if matches(card, powers, rules):
                 new = assign(powers.holders, card, rules)
                 if new != powers.holders and not powers.holders:
-                    powers = replace(powers, holders=new, trump_trick=0, trump_pos=pos)
+                    powers = powers._replace(holders=new, trump_trick=0, trump_pos=pos)
                 else:
-                    powers = replace(powers, holders=new)
+                    powers = powers._replace(holders=new)
         trump, start = trump_window(powers, 0, rules.trump_timing, len(cards))
         result = judge(cards, trump, start)
         assigned = ", ".join(
@@ -773,6 +777,26 @@ class Hund(Ruleset[Powers]):
             ("powers", [self.palette.letters[s] for s in powers.holders]),
             ("lead_decider", decider),
         )
+
+
+@lru_cache(maxsize=64)
+def compile_rules(options: Options) -> Rules:
+    """``options`` compiled, once per choice of options (:meth:`Hund.deck` asks every
+    round)."""
+    return Rules(
+        trump_timing=options.text("trump-timing"),
+        hund_tie_excludes=options.text("hund-tie") == "excluded",
+        lead_tie_earliest=options.text("lead-tie") == "earliest",
+        ascending=options.text("designation") == "ascending",
+        from_zero=options.text("values") == "from-0",
+        extra_up=options.text("virtual-odd") == "extra-up",
+        virtual_in_hund=options.text("virtual-hund") == "counts",
+        more_cards=options.text("more-cards") == "yes",
+        sets=options.text("designation-mode") == "sets",
+        set_suits_distinct=options.text("set-suits") == "distinct",
+        set_match_card=options.text("set-match") == "card",
+        set_repeat_stack=options.text("set-repeat") == "stack",
+    )
 
 
 @cache

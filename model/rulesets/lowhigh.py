@@ -200,11 +200,11 @@ class LowHigh(Ruleset[None]):
 
     def apply(self, state: State[None], action: int) -> State[None]:
         """Play a card; close a full trick; end the round after the 15th."""
-        after = flow.add_to_trick(state, action, actions.card_of(action))
+        after = flow.add_to_trick(state, action, actions.card_of(action), None)
         game = state.info.game
         if len(after.trick) < game.players:
             return after
-        after = flow.close_trick(after, judge(after.trick, game.rules.lowest_among_rest))
+        after = flow.close_trick(after, judge(after.trick, game.rules.lowest_among_rest), None)
         return after if after.hands[0] else flow.end_round(after)
 
     def why_illegal(self, state: State[None], action: int) -> str:

@@ -287,11 +287,11 @@ class Sticheln(Ruleset[Selection]):
         players = state.info.game.players
         if state.phase is Phase.SELECT:
             return self._pick(state, action)
-        after = flow.add_to_trick(state, action, actions.card_of(action))
+        after = flow.add_to_trick(state, action, actions.card_of(action), state.extra)
         if len(after.trick) < players:
             return after
         result = judge(after.trick, state.info.game.rules, self.clause)
-        after = flow.close_trick(after, result)
+        after = flow.close_trick(after, result, after.extra)
         if after.hands[0]:
             return after
         return flow.end_round(after)

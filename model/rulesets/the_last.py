@@ -28,11 +28,11 @@ Scores are penalty points (lower is better), as the text counts them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tricklaw.errors import CardError
 from tricklaw.model import actions, flow
@@ -42,7 +42,7 @@ from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
-from tricklaw.model.trick import TrickResult
+from tricklaw.model.trick import TrickResult, follows
 
 PALETTE = Palette(("red", "yellow", "green", "blue"), ("R", "Y", "G", "B"))
 HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
@@ -51,14 +51,16 @@ GHOST = 2
 """The ghost's seat in the two-player game."""
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """The Last's own part of the state.
 
     ``points`` is the face-down points pile (top first); ``shown`` the points
     card turned up for the trick in play; ``pending`` the points card its
     taker is deciding on (phase CHOOSE); ``ghost_order`` the ghost's hand in
     pile order (top first; its cards are also in its hand).
+
+    (Immutable, and a ``NamedTuple`` like :class:`~tricklaw.model.state.State`:
+    one is built for most actions, in half the time of a frozen dataclass.)
     """
 
     points: tuple[Card, ...]
@@ -78,38 +80,55 @@ class Rules:
     rounds: int
 
 
+JUDGE_CLAUSES = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
+"""The clauses that decide every trick (:func:`judge`)."""
+
+
+@cache
+def _judge_facts(winning: int, best: int) -> tuple[tuple[str, str], ...]:
+    """The facts of a trick won in colour ``winning`` by the card at ``best``."""
+    return (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
+
+
 def judge(cards: Sequence[Card]) -> TrickResult:
     """Who takes the points card for the complete trick ``cards`` (LAST-TRICK-2/3).
 
     The last card's colour is the winning colour; the highest card of that
     colour wins. If no earlier card has that colour, that is the last card:
     the last player wins. Every card is discarded. Each card exists once, so
-    there is never a tie.
+    there is never a tie (and within one colour the highest card number is the
+    highest value).
     """
     trick = tuple(cards)
     winning = trick[-1] >> 5
-    best = max((i for i, c in enumerate(trick) if c >> 5 == winning), key=lambda i: trick[i] & 31)
-    clauses = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
-    facts = (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
-    return TrickResult(trick, best, (), trick, clauses, facts)
+    best = trick.index(max([c for c in trick if c >> 5 == winning]))
+    return TrickResult(trick, best, (), trick, JUDGE_CLAUSES, _judge_facts(winning, best))
+
+
+def colours_to_follow(trick: Sequence[Card], last: bool, free_last: bool) -> Container[int] | None:
+    """The colours the next card of ``trick`` must have if its player holds one, or None
+    when any card may be played (LAST-PLAY-1..3): the leader plays anything; the others
+    follow the lead colour; the last player (``last``) plays a colour already in the
+    trick, or anything under ``last-play=free`` (``free_last``)."""
+    if not trick or (last and free_last):
+        return None
+    if last:
+        return {c >> 5 for c in trick}
+    return (trick[0] >> 5,)
 
 
 def playable(
     hand: Sequence[Card], trick: Sequence[Card], last: bool, free_last: bool
 ) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3).
+    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3, see
+    :func:`colours_to_follow`), or the whole hand when it holds none of the colours.
 
     ``last`` says whether the player completes the trick. Order is kept.
     """
-    if not trick:
+    colours = colours_to_follow(trick, last, free_last)
+    if colours is None:
         return tuple(hand)
-    if last:
-        if free_last:
-            return tuple(hand)
-        played = {c >> 5 for c in trick}
-        return tuple([c for c in hand if c >> 5 in played]) or tuple(hand)
-    lead = trick[0] >> 5
-    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
+    return tuple([c for c in hand if c >> 5 in colours]) or tuple(hand)
 
 
 def penalty(face_down: Sequence[Card]) -> int:
@@ -308,8 +327,23 @@ class TheLast(Ruleset[Table]):
         """KEEP or a SWAP for each hand card (CHOOSE), else the playable cards."""
         hand = state.hands[state.current]
         if state.phase is Phase.CHOOSE:
-            return (KEEP, *(actions.swap(c) for c in hand))
-        return self.playable(state.info.game, hand, state.trick)
+            return (KEEP, *[actions.SWAP | c for c in hand])  # actions.swap(c)
+        trick = state.trick
+        game = state.info.game
+        return playable(hand, trick, len(trick) == game.seats - 1, game.rules.last_play_free)
+
+    def is_legal(self, state: State[Table], action: int) -> bool:
+        """A card played is tested against the follow rules (LAST-PLAY-1..3), a keep or
+        swap against the taker's hand (LAST-COLLECT-1), without listing the actions."""
+        hand, trick = state.hands[state.current], state.trick
+        if state.phase is Phase.CHOOSE:  # KEEP, or swap(c) == actions.SWAP + c for c in hand
+            return action == KEEP or action - actions.SWAP in hand
+        if state.phase is not Phase.PLAY:
+            return super().is_legal(state, action)
+        game = state.info.game
+        last = len(trick) == game.seats - 1
+        colours = colours_to_follow(trick, last, game.rules.last_play_free)
+        return action in hand and (colours is None or follows(action, hand, colours))
 
     def automatic_action(self, state: State[Table]) -> int | None:
         """The ghost's card: its top card, or (``ghost-play=first-legal``) the first
@@ -329,29 +363,27 @@ class TheLast(Ruleset[Table]):
         game = state.info.game
         ghost_game = game.players == 2
         card = actions.card_of(action)
-        seat = state.current
-        after = flow.add_to_trick(state, action, card)
-        table = after.extra
-        if ghost_game and seat == GHOST:
+        table = state.extra
+        if ghost_game and state.current == GHOST:
             # The ghost's card is the rules' doing, not a decision: the trick records it,
             # the action list does not (LAST-GHOST-3).
-            order = tuple(c for c in table.ghost_order if c != card)
-            table = Table(table.points, table.shown, None, order)
-            after = after._replace(actions=state.actions, extra=table)
+            order = table.ghost_order
+            i = order.index(card)
+            table = Table(table.points, table.shown, None, order[:i] + order[i + 1 :])
+            after = flow.add_to_trick(state, action, card, table, recorded=False)
+        else:
+            after = flow.add_to_trick(state, action, card, table)
         if len(after.trick) < game.seats:
-            return flow.settle(after) if ghost_game else after
+            return flow.settle(after) if ghost_game and after.current == GHOST else after
         shown = table.shown
         assert shown is not None, "a points card is face up during every trick"
-        after = flow.close_trick(after, judge(after.trick))
-        taker = after.leader
-        if ghost_game and taker == GHOST:
+        # The taker keeps or swaps the points card (LAST-COLLECT-1); the ghost keeps it.
+        deciding = Table(table.points, None, shown, table.ghost_order)
+        after = flow.close_trick(after, judge(after.trick), deciding, Phase.CHOOSE)
+        if ghost_game and after.leader == GHOST:
             taken = _add(after.taken, GHOST, (shown,))
             return self._next_trick(after, after.hands, taken, after.actions, table)
-        return after._replace(
-            phase=Phase.CHOOSE,
-            current=taker,
-            extra=Table(table.points, None, shown, table.ghost_order),
-        )
+        return after
 
     def _decide(self, state: State[Table], action: int) -> State[Table]:
         """The taker keeps the points card face down, or swaps it for a hand card
@@ -383,15 +415,21 @@ class TheLast(Ruleset[Table]):
         leader = state.leader
         points = table.points
         if hands[leader]:
-            nxt = state._replace(
+            nxt = State(
+                info=state.info,
                 phase=Phase.PLAY,
                 current=leader,
+                first_leader=state.first_leader,
+                leader=leader,
                 hands=hands,
+                trick=(),
                 taken=taken,
+                aside=state.aside,
+                tricks=state.tricks,
                 actions=done,
                 extra=Table(points[1:], points[0], None, table.ghost_order),
             )
-            return flow.settle(nxt) if state.info.game.players == 2 else nxt
+            return flow.settle(nxt) if leader == GHOST and state.info.game.players == 2 else nxt
         if points and state.info.game.rules.unused_to_last_winner:
             taken = _add(taken, leader, points)
             points = ()
