@@ -94,6 +94,8 @@ def action_to_string(action: int, palette: Palette) -> str:
     ValueError or IndexError for an int that encodes no action of this palette."""
     if action < 0:
         raise ValueError(f"{action} is not an action")
+    if action <= PAYLOAD_MASK:  # a card played: the common case, kept fast
+        return palette.notation[action]
     kind = kind_of(action)
     if kind is ActionKind.KEEP:
         return "keep"

@@ -15,7 +15,7 @@ portable shuffle permutes, so it is part of the oracle format.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NewType
 
 from tricklaw.errors import CardError
@@ -48,6 +48,12 @@ class Palette:
 
     names: tuple[str, ...]
     letters: tuple[str, ...]
+    notation: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Every card's notation, indexed by card number (built once: formatting is hot)."""
+
+    def __post_init__(self) -> None:
+        table = tuple(f"{letter}{value}" for letter in self.letters for value in range(VALUE_LIMIT))
+        object.__setattr__(self, "notation", table)
 
     def letter(self, colour: int) -> str:
         """The notation letter of colour index ``colour``."""
@@ -59,11 +65,12 @@ class Palette:
 
     def format(self, card: Card) -> str:
         """``card`` in notation, e.g. ``R5``."""
-        return f"{self.letters[colour_of(card)]}{value_of(card)}"
+        return self.notation[card]
 
     def format_all(self, cards: Iterable[Card]) -> list[str]:
         """Each of ``cards`` in notation."""
-        return [self.format(c) for c in cards]
+        notation = self.notation
+        return [notation[c] for c in cards]
 
     def parse(self, text: str) -> Card:
         """The card that ``text`` names (``R5``; letter case is ignored).

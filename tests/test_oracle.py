@@ -34,6 +34,7 @@ from tricklaw.oracle import (
     METHOD_NOT_FOUND,
     METHODS,
     PARSE_ERROR,
+    PLAINLY_VALID,
     UNKNOWN_GAME,
     Oracle,
     definitions,
@@ -583,3 +584,27 @@ class OracleSessions(RuleBasedStateMachine):
 
 TestOracleSessions = OracleSessions.TestCase
 TestOracleSessions.settings = settings(max_examples=30, stateful_step_count=30, deadline=None)
+
+
+PLAIN = st.dictionaries(
+    st.sampled_from(["game", "action", "seat", "x"]),
+    st.text(max_size=70) | st.integers(-2, 20) | st.booleans() | st.floats() | st.none(),
+    max_size=4,
+)
+
+
+def test_the_fast_parameter_checks_accept_plain_requests() -> None:
+    assert PLAINLY_VALID["apply"]({"game": "g1", "action": "select R5", "seat": 3})
+    assert PLAINLY_VALID["state"]({"game": "g1"})
+    assert not PLAINLY_VALID["state"]({"game": "g1", "seat": 1})  # left to the schema
+
+
+@settings(max_examples=500)
+@given(method=st.sampled_from(sorted(PLAINLY_VALID)), params=PLAIN | NEAR | JSON)
+def test_the_fast_parameter_checks_accept_only_what_the_schemas_accept(
+    method: str, params: Any
+) -> None:
+    if isinstance(params, dict) and PLAINLY_VALID[method](params):
+        schema = {**METHODS[method].params, "$defs": definitions()}
+        assert not list(Draft202012Validator(schema).iter_errors(params))
+        assert all(type(v) is not float and type(v) is not bool for v in params.values())
