@@ -55,7 +55,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tricklaw.errors import TricklawError
 from tricklaw.model import actions
@@ -360,7 +360,9 @@ class _Game:
     def ruleset(self) -> Ruleset[Any]:
         return self.state.game.ruleset
 
-    def fail(self, kind: str, message: str, expected: Any, got: Any, clauses: Sequence[str]) -> Any:
+    def fail(
+        self, kind: str, message: str, expected: Any, got: Any, clauses: Sequence[str]
+    ) -> NoReturn:
         raise _MismatchError(Disagreement(kind, self.step, message, expected, got, tuple(clauses)))
 
     def clause(self, role: str) -> tuple[str, ...]:
@@ -383,7 +385,6 @@ class _Game:
             return palette.format_all(palette.parse_all(texts))
         except (TricklawError, AttributeError, TypeError):
             self.fail("protocol", f"{where}: not cards of {self.ruleset.id}", None, texts, ())
-        raise AssertionError  # pragma: no cover
 
     def same_hands(self, got: Any, hands: Sequence[Sequence[Card]]) -> bool:
         """Whether ``got`` lists ``hands`` card for card, written as tricklaw writes them
@@ -409,7 +410,6 @@ class _Game:
             }
         except TricklawError:
             self.fail("protocol", f"{where}: not actions of {self.ruleset.id}", None, texts, ())
-        raise AssertionError  # pragma: no cover
 
     def compare_view(self, view: Any, where: str) -> None:
         """The engine's state view against the model's state."""
