@@ -167,6 +167,15 @@ class RoundLog:
     facts: tuple[tuple[str, Any], ...]
     scores: tuple[int, ...]
 
+    def taken(self, seats: int) -> list[list[Card]]:
+        """Each of ``seats`` seats' cards taken in this round's tricks, from the trick
+        results alone (in trick order)."""
+        taken: list[list[Card]] = [[] for _ in range(seats)]
+        for leader, result in self.tricks:
+            for offset, cards in result.taken:
+                taken[seat_after(self.seating, leader, offset)].extend(cards)
+        return taken
+
 
 class State(NamedTuple, Generic[X]):
     """One moment of a whole game. Immutable: actions return new states.

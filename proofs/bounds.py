@@ -58,7 +58,6 @@ from typing import Any
 import z3
 
 from tricklaw.errors import TricklawError
-from tricklaw.model import actions
 from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
@@ -450,15 +449,6 @@ RELAXATIONS: Mapping[str, Callable[[Game], Relaxation]] = {
 # --- every real round is a solution of its relaxation ---------------------------------------
 
 
-def _taken_from_log(game: Game, log: RoundLog) -> list[list[Card]]:
-    """Each seat's cards taken in tricks, from the log's trick results."""
-    taken: list[list[Card]] = [[] for _ in range(game.seats)]
-    for leader, result in log.tricks:
-        for offset, cards in result.taken:
-            taken[seat_after(log.seating, leader, offset)].extend(cards)
-    return taken
-
-
 def _tricks_won(log: RoundLog, seat: int) -> int:
     return sum(
         1
@@ -467,42 +457,12 @@ def _tricks_won(log: RoundLog, seat: int) -> int:
     )
 
 
-def _last_face_down(game: Game, log: RoundLog) -> tuple[list[list[Card]], list[int]]:
-    """Each seat's face-down cards in The Last, from the log: the points pile as dealt,
-    each trick's taker and his keep / swap decisions in order (as the model's recount);
-    and how many of them are points cards never turned up (``unused-points``)."""
-    points = list(log.deal.pile("points"))
-    decisions = [
-        a
-        for _, a in log.actions
-        if actions.kind_of(a) in {actions.ActionKind.KEEP, actions.ActionKind.SWAP}
-    ]
-    down: list[list[Card]] = [[] for _ in range(game.seats)]
-    for leader, result in log.tricks:
-        assert result.winner is not None, "every trick of The Last has a taker"
-        taker = seat_after(log.seating, leader, result.winner)
-        card = points.pop(0)
-        if game.players == 2 and taker == last_rules.GHOST:
-            down[taker].append(card)
-            continue
-        action = decisions.pop(0)
-        down[taker].append(card if action == actions.KEEP else actions.card_of(action))
-    unused = [0] * game.seats
-    if points and game.rules.unused_to_last_winner:
-        leader, result = log.tricks[-1]
-        assert result.winner is not None, "every trick of The Last has a taker"
-        last = seat_after(log.seating, leader, result.winner)
-        down[last] += points
-        unused[last] = len(points)
-    return down, unused
-
-
 def round_values(game: Game, log: RoundLog, seat: int) -> dict[str, int | bool]:
     """The values a finished round gives the relaxation's variables for ``seat`` (by
     variable name), the score included. The relaxation is sound on that round exactly
     when it admits them (:func:`relaxation_admits`)."""
     rid = game.ruleset.id
-    taken = _taken_from_log(game, log)[seat]
+    taken = log.taken(game.seats)[seat]
     out: dict[str, int | bool] = {"score": log.scores[seat], "tricks_won": _tricks_won(log, seat)}
     colours, values = deck_shape(game.ruleset, game)
     if rid in STICHELN_CLAUSES:
@@ -521,7 +481,7 @@ def round_values(game: Game, log: RoundLog, seat: int) -> dict[str, int | bool]:
                 out[f"high_{c}"] = own[0] if own else 0
                 out[f"low_{c}"] = own[1] if len(own) == 2 else 0
     elif rid == "the-last":
-        downs, unused = _last_face_down(game, log)
+        downs, unused = last_rules.face_down(game, log)
         out |= {f"down_{v}": sum(1 for c in downs[seat] if value_of(c) == v) for v in range(1, 13)}
         out["unused_points"] = unused[seat]
     elif rid == "hund":

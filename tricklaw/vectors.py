@@ -116,7 +116,7 @@ from typing import Any
 
 from tricklaw.errors import IllegalActionError, TricklawError
 from tricklaw.model import actions
-from tricklaw.model.actions import ActionKind, string_to_action
+from tricklaw.model.actions import string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.options import OptionValue
@@ -128,7 +128,7 @@ from tricklaw.model.rulesets import hund as hund_rules
 from tricklaw.model.rulesets import lowhigh as lowhigh_rules
 from tricklaw.model.rulesets import sticheln as sticheln_rules
 from tricklaw.model.rulesets import the_last as last_rules
-from tricklaw.model.state import Deal, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec import load_registry
 
@@ -792,29 +792,9 @@ SCORE_VARIANTS: Mapping[str, tuple[Mapping[str, OptionValue], ...]] = {
 def _taken(game: Game, log: RoundLog) -> list[list[Card]]:
     """The cards that count for each seat at the end of a round, from its log: the cards
     its tricks hand it, or (The Last) the points cards it laid face down."""
-    taken: list[list[Card]] = [[] for _ in range(game.seats)]
-    if game.ruleset.id != "the-last":
-        for leader, result in log.tricks:
-            for offset, cards in result.taken:
-                taken[seat_after(log.seating, leader, offset)].extend(cards)
-        return taken
-    points = list(log.deal.pile("points"))
-    decisions = [
-        a for _, a in log.actions if actions.kind_of(a) in {ActionKind.KEEP, ActionKind.SWAP}
-    ]
-    last = log.first_leader
-    for leader, result in log.tricks:
-        assert result.winner is not None, "every trick of The Last has a winner"
-        last = seat_after(log.seating, leader, result.winner)
-        card = points.pop(0)
-        if game.players == 2 and last == last_rules.GHOST:
-            taken[last].append(card)
-            continue
-        action = decisions.pop(0)
-        taken[last].append(card if action == actions.KEEP else actions.card_of(action))
-    if points and game.rules.unused_to_last_winner:
-        taken[last].extend(points)
-    return taken
+    if game.ruleset.id == "the-last":
+        return last_rules.face_down(game, log)[0]
+    return log.taken(game.seats)
 
 
 def _score_inputs(game: Game, log: RoundLog) -> Json:

@@ -748,10 +748,7 @@ class Hund(Ruleset[Powers]):
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`round_score` of the cards the log's trick results hand each seat, with
         the powers as the log's facts record them."""
-        taken: list[list[Card]] = [[] for _ in range(game.seats)]
-        for leader, result in log.tricks:
-            for offset, cards in result.taken:
-                taken[seat_after(log.seating, leader, offset)].extend(cards)
+        taken = log.taken(game.seats)
         holders = [self.palette.letters.index(x) for x in dict(log.facts)["powers"]]
         return round_score(taken, holders, game.rules, self._virtual(game))
 

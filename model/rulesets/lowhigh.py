@@ -31,7 +31,7 @@ from tricklaw.model.cards import Card, Palette, build_deck
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
 
 PALETTE = Palette(("red", "yellow", "green", "blue", "violet"), ("R", "Y", "G", "B", "V"))
@@ -251,10 +251,7 @@ class LowHigh(Ruleset[None]):
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of the cards the log's trick results hand each seat."""
-        taken: list[list[Card]] = [[] for _ in range(game.seats)]
-        for leader, result in log.tricks:
-            for offset, cards in result.taken:
-                taken[seat_after(log.seating, leader, offset)].extend(cards)
+        taken = log.taken(game.seats)
         return tuple(score(t) for t in taken)
 
     def example_score(self, game: Game, example: Mapping[str, Any]) -> tuple[list[Card], int]:

@@ -36,7 +36,7 @@ from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, nobody_takes, winner_takes_all
 
 HAND_SIZE = 15
@@ -379,10 +379,7 @@ class Sticheln(Ruleset[Selection]):
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of each seat's picked card (from the log's facts) and the cards
         its won tricks hold (from the log's trick results)."""
-        taken: list[list[Card]] = [[] for _ in range(game.seats)]
-        for leader, result in log.tricks:
-            for offset, cards in result.taken:
-                taken[seat_after(log.seating, leader, offset)].extend(cards)
+        taken = log.taken(game.seats)
         picked = self.palette.parse_all(dict(log.facts)["picked"])
         return tuple(score(p, t) for p, t in zip(picked, taken, strict=True))
 

@@ -503,26 +503,9 @@ class TheLast(Ruleset[Table]):
         return _scores(state.info.game, state.taken)
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
-        """Penalties recounted from the log: the points pile as dealt, each trick's
-        taker, and each taker's keep / swap action in order."""
-        points = list(log.deal.pile("points"))
-        decisions = [
-            a for _, a in log.actions if actions.kind_of(a) in {ActionKind.KEEP, ActionKind.SWAP}
-        ]
-        taken: list[list[Card]] = [[] for _ in range(game.seats)]
-        last = log.first_leader
-        for leader, result in log.tricks:
-            assert result.winner is not None
-            last = seat_after(log.seating, leader, result.winner)
-            card = points.pop(0)
-            if game.players == 2 and last == GHOST:
-                taken[GHOST].append(card)
-                continue
-            action = decisions.pop(0)
-            taken[last].append(card if action == KEEP else actions.card_of(action))
-        if points and game.rules.unused_to_last_winner:
-            taken[last].extend(points)
-        return _scores(game, [tuple(t) for t in taken])
+        """Penalties recounted from the log (:func:`face_down`)."""
+        down, _ = face_down(game, log)
+        return _scores(game, [tuple(cards) for cards in down])
 
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """After ``rounds`` rounds (dispute LAST-D-ROUNDS)."""
@@ -565,6 +548,34 @@ def _add(
     taken: tuple[tuple[Card, ...], ...], seat: int, cards: tuple[Card, ...]
 ) -> tuple[tuple[Card, ...], ...]:
     return (*taken[:seat], taken[seat] + cards, *taken[seat + 1 :])
+
+
+def face_down(game: Game, log: RoundLog) -> tuple[list[list[Card]], list[int]]:
+    """Each seat's face-down cards, recounted from a finished round's log alone: the
+    points pile as dealt, each trick's taker and his keep / swap decisions in order
+    (LAST-COLLECT-2; the ghost keeps every card it wins, LAST-GHOST-5); and, per seat, how many
+    of them are points cards never turned up (dispute ``unused-points``: they go to the
+    last trick's winner under ``last-winner``)."""
+    points = list(log.deal.pile("points"))
+    decisions = [
+        a for _, a in log.actions if actions.kind_of(a) in {ActionKind.KEEP, ActionKind.SWAP}
+    ]
+    down: list[list[Card]] = [[] for _ in range(game.seats)]
+    last = log.first_leader
+    for leader, result in log.tricks:
+        assert result.winner is not None, "every trick of The Last has a taker"
+        last = seat_after(log.seating, leader, result.winner)
+        card = points.pop(0)
+        if game.players == 2 and last == GHOST:
+            down[GHOST].append(card)
+            continue
+        action = decisions.pop(0)
+        down[last].append(card if action == KEEP else actions.card_of(action))
+    unused = [0] * game.seats
+    if points and game.rules.unused_to_last_winner:
+        down[last] += points
+        unused[last] = len(points)
+    return down, unused
 
 
 def _scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
