@@ -131,15 +131,6 @@ def facts(log: RoundLog) -> dict[str, Any]:
     return dict(log.facts)
 
 
-def taken_by_seat(game: Game, log: RoundLog) -> list[list[Card]]:
-    """The cards each seat took, from the round's trick results (winner = leader + offset)."""
-    taken: list[list[Card]] = [[] for _ in range(game.seats)]
-    for leader_seat, result in log.tricks:
-        assert result.winner is not None
-        taken[(leader_seat + result.winner) % game.seats].extend(result.cards)
-    return taken
-
-
 def count(cards: Sequence[Card], letter: str) -> int:
     return sum(1 for c in cards if LETTERS[colour_of(c)] == letter)
 
@@ -148,7 +139,7 @@ def text_scores(game: Game, log: RoundLog) -> list[int]:
     """Each seat's round score worked out from the text: +1 per Plus card, -1 per Minus
     card, 3 for a Hund count that is neither the most nor the fewest (per the readings)."""
     powers = facts(log)["powers"]
-    taken = taken_by_seat(game, log)
+    taken = log.taken(game.seats)
     plus = powers[1] if len(powers) > 1 else None
     hund = powers[2] if len(powers) > 2 else None
     minus = powers[3] if len(powers) > 3 else None
@@ -177,7 +168,7 @@ def text_scores(game: Game, log: RoundLog) -> list[int]:
 
 def lead_counts(game: Game, log: RoundLog) -> list[int]:
     lead_suit = facts(log)["powers"][4]
-    return [count(t, lead_suit) for t in taken_by_seat(game, log)]
+    return [count(t, lead_suit) for t in log.taken(game.seats)]
 
 
 # --- players, suits and the deck --------------------------------------------------------------
@@ -448,7 +439,7 @@ def test_the_winner_takes_the_trick_and_leads_the_next(players: int) -> None:
     game = make(players)
     state = finish_round(game.new_initial_state(4))
     log = state.history[0]
-    taken = taken_by_seat(game, log)
+    taken = log.taken(game.seats)
     for (lead_a, result), (lead_b, _) in zip(log.tricks, log.tricks[1:], strict=False):
         winner = (lead_a + result.winner) % game.seats
         assert lead_b == winner

@@ -55,14 +55,6 @@ def facts(log: RoundLog) -> dict[str, Any]:
     return dict(log.facts)
 
 
-def taken_by_seat(game: Game, log: RoundLog) -> list[list[Card]]:
-    taken: list[list[Card]] = [[] for _ in range(game.seats)]
-    for leader_seat, result in log.tricks:
-        assert result.winner is not None
-        taken[(leader_seat + result.winner) % game.seats].extend(result.cards)
-    return taken
-
-
 def suit_count(cards: Sequence[Card], letter: str | None) -> int:
     return 0 if letter is None else sum(1 for c in cards if LETTERS[colour_of(c)] == letter)
 
@@ -71,7 +63,7 @@ def text_scores(game: Game, log: RoundLog) -> list[int]:
     """The round's scores by the text: +1 Plus, -1 Minus, 3 for a middling Hund count."""
     powers = facts(log)["powers"]
     power = dict(zip(("trump", "plus", "hund", "minus", "lead"), powers, strict=False))
-    taken = taken_by_seat(game, log)
+    taken = log.taken(game.seats)
     ignored = game.players == 2 and game.options["virtual-hund"] == "ignored"
     compared = [s for s in range(game.seats) if not (ignored and s == VIRTUAL)]
     counts = {s: suit_count(taken[s], power["hund"]) for s in compared} if "hund" in power else {}
@@ -99,7 +91,7 @@ def text_decider(game: Game, log: RoundLog) -> int | None:
     powers = facts(log)["powers"]
     if len(powers) < 5:
         return None
-    counts = [suit_count(t, powers[4]) for t in taken_by_seat(game, log)]
+    counts = [suit_count(t, powers[4]) for t in log.taken(game.seats)]
     tied = [s for s in range(game.seats) if counts[s] == max(counts)]
     if len(tied) > 1:
         if game.options["lead-tie"] == "nobody":
