@@ -294,15 +294,12 @@ class Oracle:
         response = self.handle_json_text(text)
         if response is None:
             return None
-        return json.dumps(response, separators=(",", ":"), ensure_ascii=False)
+        return encode(response)
 
     def handle_json_text(self, text: str | bytes) -> Any:
         """Like :meth:`handle_text`, but the response as parsed JSON."""
         if len(text) > MAX_LINE_BYTES:
-            return _error_response(
-                None,
-                OracleError(LIMIT, f"the request is longer than {MAX_LINE_BYTES} bytes"),
-            )
+            return too_long()
         try:
             request = _parse(text)
         except OracleError as exc:
@@ -438,6 +435,18 @@ def _parse(text: str | bytes) -> Any:
         raise OracleError(PARSE_ERROR, "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
         raise OracleError(PARSE_ERROR, f"not valid JSON: {exc}") from None
+
+
+def encode(response: Any) -> str:
+    """A response as one line of JSON text."""
+    return json.dumps(response, separators=(",", ":"), ensure_ascii=False)
+
+
+def too_long() -> dict[str, Any]:
+    """The response to a request longer than :data:`MAX_LINE_BYTES` (which is not read)."""
+    return _error_response(
+        None, OracleError(LIMIT, f"the request is longer than {MAX_LINE_BYTES} bytes")
+    )
 
 
 def _error_response(request_id: Any, exc: OracleError) -> dict[str, Any]:

@@ -47,6 +47,8 @@ from tricklaw.oracle import (
     Oracle,
     OracleError,
     definitions,
+    encode,
+    too_long,
 )
 
 SOCKET_TIMEOUT = 10.0
@@ -78,7 +80,7 @@ def serve_stdio(source: IO[bytes], sink: IO[bytes], oracle: Oracle | None = None
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of the long line
                 line = source.readline(MAX_LINE_BYTES)
-            response: str | None = oracle.handle_text(b"x" * (MAX_LINE_BYTES + 1))
+            response: str | None = encode(too_long())
         elif not line.strip():
             continue
         else:
@@ -214,7 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the oracle logs nothing per request."""
 
     def _send(self, status: int, body: Any = None) -> None:
-        data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode("utf-8")
+        data = b"" if body is None else encode(body).encode("utf-8")
         self.send_response(status)
         if body is not None:
             self.send_header("Content-Type", "application/json")
