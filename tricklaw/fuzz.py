@@ -930,9 +930,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     rulesets = [args.ruleset] if args.ruleset else list(RULESETS)
     fixed = dict(parse_option_args(args.option or []))
     for name in rulesets:  # every fixed option must be one of each ruleset fuzzed
-        get_ruleset(name).make_game(
-            get_ruleset(name).player_counts[0], {k: v for k, v in fixed.items()}
-        )
+        get_ruleset(name).make_game(get_ruleset(name).player_counts[0], fixed)
     if not 0 <= args.seed < 2**64:
         raise TricklawError(f"fuzz: --seed {args.seed} is outside 0 .. 2**64-1")
     run = fuzz(
