@@ -121,7 +121,9 @@ def optimum(
 
     def value(model: z3.ModelRef) -> int:
         found = model.eval(goal, model_completion=True)
-        return found.as_long() if z3.is_int_value(found) else 0
+        if not z3.is_int_value(found):  # never a made-up value: the search would be unsound
+            raise TypeError(f"the objective evaluates to {found}, not an integer")
+        return int(found.as_long())
 
     try:
         best_model = reaching(None)
