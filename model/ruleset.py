@@ -12,7 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from tricklaw.errors import CardError, OptionError, SpecError
 from tricklaw.model.actions import ActionKind
@@ -25,26 +27,30 @@ from tricklaw.model.trick import TrickResult
 X = TypeVar("X")
 
 
+# Compiled with mypyc where the build allows (setup.py); a ruleset may still be a plain
+# Python subclass (the Sticheln editions, the tests' mutants).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ruleset(ABC, Generic[X]):
-    """One ruleset (one rule text). Subclasses hold no mutable state."""
+    """One ruleset (one rule text). Subclasses hold no mutable state: what describes a
+    ruleset (its id, deck palette, options, clauses) is a class attribute."""
 
-    id: str
+    id: ClassVar[str]
     """The ruleset id used on the command line and in records, e.g. ``sticheln-1993``."""
-    title: str
-    source: str
+    title: ClassVar[str]
+    source: ClassVar[str]
     """The seed file the clauses cite."""
-    player_counts: tuple[int, ...]
-    palette: Palette
-    option_specs: tuple[OptionSpec, ...]
-    implements: tuple[str, ...]
+    player_counts: ClassVar[tuple[int, ...]]
+    palette: ClassVar[Palette]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    implements: ClassVar[tuple[str, ...]]
     """The clause ids this module implements (for coverage)."""
-    clause: Mapping[str, str]
+    clause: ClassVar[Mapping[str, str]]
     """The clause id stating each rule role: ``deck``, ``deal``, ``turn`` (whose turn,
     what an action is), ``play`` (what may be played), ``collect`` (who leads next),
     ``score-total``, ``game-end``, ... (see each ruleset)."""
-    pile_names: tuple[str, ...] = ()
+    pile_names: ClassVar[tuple[str, ...]] = ()
     """The names of the piles a deal of this ruleset may hold besides the hands."""
-    action_kinds: tuple[ActionKind, ...] = (ActionKind.PLAY,)
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (ActionKind.PLAY,)
     """The kinds of action its players take (:mod:`tricklaw.model.actions`); with the deck
     and the seats they span every action the ruleset can use."""
 
@@ -178,7 +184,7 @@ class Ruleset(ABC, Generic[X]):
     ) -> tuple[Card, ...]:
         """The cards of ``hand`` that may be played to the unfinished ``trick``."""
 
-    trick_context: tuple[tuple[str, str], ...] = ()
+    trick_context: ClassVar[tuple[tuple[str, str], ...]] = ()
     """What else :meth:`judge_trick` needs to know, as (name, help) pairs (Hund: the
     powers already assigned); empty when a trick's cards decide it alone."""
 

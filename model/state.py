@@ -82,12 +82,21 @@ class Game:
     player the rules add (The Last's ghost with two players).
     """
 
-    ruleset: Ruleset[Any]
+    _ruleset: Any
+    """The ruleset, read as :attr:`ruleset`. (The field is typed ``Any``: this module and
+    :mod:`~tricklaw.model.ruleset` import each other, and the compiled build needs a
+    dataclass's field types at import time.)"""
     players: int
     seats: int
     options: Options
     rules: Any
     """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``)."""
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        """The :class:`~tricklaw.model.ruleset.Ruleset` this game is played by."""
+        ruleset: Ruleset[Any] = self._ruleset
+        return ruleset
 
     def new_initial_state(self, seed: int) -> State[Any]:
         """The first decision of a game whose deals come from ``seed``."""

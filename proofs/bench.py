@@ -20,6 +20,14 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
 
 
+def compiled() -> bool:
+    """Whether the model's hot path runs as compiled extensions (mypyc; ``setup.py``) or,
+    built with ``TRICKLAW_PURE=1``, as plain Python. Every benchmark report says which."""
+    from tricklaw.model import flow
+
+    return not flow.__file__.endswith(".py")
+
+
 def play_rounds(game: Game, rounds: int, seed: int) -> int:
     """Play random games from ``seed`` on until ``rounds`` rounds are done; the rounds played."""
     done = 0
@@ -62,4 +70,5 @@ def bench_rounds(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any
         "seconds": round(seconds, 4),
         "rounds_per_s": round(done / seconds, 1),
         "python": platform.python_version(),
+        "compiled": compiled(),
     }

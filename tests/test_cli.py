@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tricklaw.proofs.bench import compiled
 
 clause = pytest.mark.clause
 
@@ -234,6 +237,33 @@ def test_bench_rounds_is_not_the_game_option() -> None:
     report = json.loads(ok("bench", "sticheln", "-n", "3", "--rounds", "7", "--seed", "1"))
     assert report["rounds"] == 7
     assert report["options"]["rounds"] == 0  # each benchmarked game is a whole game
+
+
+def test_bench_check_times_the_log_checker() -> None:
+    out = ok("bench", "hund", "-n", "2", "--check", "--actions", "200", "--seed", "4")
+    report = json.loads(out)
+    assert report["ruleset"] == "hund" and report["players"] == 2
+    assert report["actions_per_s"] > 0
+    assert report["compiled"] is compiled()
+
+
+def test_bench_check_refuses_no_actions() -> None:
+    proc = run("bench", "hund", "-n", "2", "--check", "--actions", "0")
+    assert proc.returncode == 2
+    assert "--actions must be at least 1" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(
+    os.environ.get("TRICKLAW_PURE", "") not in ("", "0"), reason="installed as plain Python"
+)
+def test_the_install_compiled_the_hot_path() -> None:
+    """The README's install builds the mypyc extensions (setup.py), which the speed figures
+    assume; a build that silently fell back to plain Python fails here."""
+    from tricklaw.model import flow
+    from tricklaw.model.rulesets import hund
+
+    assert compiled()
+    assert not flow.__file__.endswith(".py") and not hund.__file__.endswith(".py")
 
 
 def test_verify_exits_0() -> None:

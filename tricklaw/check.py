@@ -1229,12 +1229,14 @@ def check_lines(
                 )
             if emit is not None:
                 emit(obj)
-    except _UnreadableError as exc:
-        return _verdict(UNREADABLE, str(exc), checker, line=number or None)
-    except _DivergenceError as exc:
-        return _verdict(DIVERGES, exc.problem, checker, line=number, divergence=exc)
-    except UnicodeDecodeError as exc:
-        return _verdict(UNREADABLE, f"not UTF-8 text ({exc.reason})", checker, line=number + 1)
+    # One name per exception type: the compiled build types an ``as`` name once.
+    except _UnreadableError as unreadable:
+        return _verdict(UNREADABLE, str(unreadable), checker, line=number or None)
+    except _DivergenceError as diverged:
+        return _verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
+    except UnicodeDecodeError as undecodable:
+        reason = undecodable.reason
+        return _verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
     if checker is None:
         return _verdict(UNREADABLE, "the log is empty: it has no header line", None)
     return _verdict(AGREES, checker.summary(), checker)
@@ -1313,10 +1315,10 @@ def check_record(
             checker.end_game(final, "")
             if emit is not None:
                 emit(final)
-    except _UnreadableError as exc:
-        return _verdict(UNREADABLE, str(exc), checker, path=path or None)
-    except _DivergenceError as exc:
-        return _verdict(DIVERGES, exc.problem, checker, path=path or None, divergence=exc)
+    except _UnreadableError as unreadable:
+        return _verdict(UNREADABLE, str(unreadable), checker, path=path or None)
+    except _DivergenceError as diverged:
+        return _verdict(DIVERGES, diverged.problem, checker, path=path or None, divergence=diverged)
     assert checker is not None
     return _verdict(AGREES, checker.summary(), checker)
 
@@ -1355,8 +1357,8 @@ def check_stream(
         return _verdict(UNREADABLE, f"not UTF-8 text ({exc.reason})", None)
     try:
         record = loads_record(text)
-    except RecordError as exc:
-        return _verdict(UNREADABLE, str(exc), None)
+    except RecordError as unreadable:
+        return _verdict(UNREADABLE, str(unreadable), None)
     return check_record(record, own_shuffle=own_shuffle, emit=emit)
 
 
@@ -1514,20 +1516,3 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="also write the events checked, as a JSON Lines log, to FILE",
     )
     p.set_defaults(func=cmd_check)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tricklaw.check RECORD ...``: the ``check`` command on its own."""
-    parser = argparse.ArgumentParser(prog="tricklaw")
-    add_command(parser.add_subparsers(dest="command", required=True))
-    try:
-        args = parser.parse_args(["check", *(sys.argv[1:] if argv is None else argv)])
-        status: int = args.func(args)
-    except TricklawError as exc:
-        sys.stderr.write(f"tricklaw: error: {exc}\n")
-        return EXIT_STATUS[UNREADABLE]
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -243,11 +243,28 @@ def cmd_trick(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Play random rounds and print one JSON line with rounds_per_s."""
-    from tricklaw.proofs.bench import bench_rounds
+    """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
+    time the log checker instead (``actions_per_s``)."""
+    from tricklaw.proofs.bench import bench_rounds, compiled
 
     game = _make_game(args)
-    report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
+    if args.check:
+        from tricklaw.check import bench_check
+
+        if args.actions < 1:
+            raise TricklawError(f"--actions must be at least 1, not {args.actions}")
+        options = game.options.as_dict() if args.option else None
+        rate = bench_check(
+            game.ruleset.id, game.players, options, min_actions=args.actions, seed=args.seed
+        )
+        report = {
+            "ruleset": game.ruleset.id,
+            "players": game.players,
+            "actions_per_s": round(rate),
+            "compiled": compiled(),
+        }
+    else:
+        report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
     _out(json.dumps(report))
     return 0
 
@@ -360,6 +377,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"worker processes (default: the CPUs available, here {_cores()}; 1 = one core)",
     )
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="time the log checker instead: actions per second on JSON Lines logs of random "
+        "games (one core, best of three; 50 rounds a game where the ruleset has --rounds)",
+    )
+    p.add_argument(
+        "--actions",
+        type=int,
+        default=50_000,
+        help="with --check: actions to check, over as many games as needed (default 50000)",
+    )
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("verify", help="run every check and proof")

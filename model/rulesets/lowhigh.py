@@ -146,7 +146,7 @@ class LowHigh(Ruleset[None]):
         OptionSpec("rounds", 0, "number of rounds (0 = as many as players)", maximum=10_000),
     )
     clause = CLAUSES
-    implements = tuple(sorted(clause.values()))
+    implements = tuple(sorted(CLAUSES.values()))
 
     def compile(self, options: Options) -> Rules:
         """``options`` compiled (``Game.rules``)."""

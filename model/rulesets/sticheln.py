@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
@@ -190,21 +190,26 @@ def score(picked: Card, taken: Sequence[Card]) -> int:
 
 
 class Sticheln(Ruleset[Selection]):
-    """Sticheln in one :class:`Edition`."""
+    """Sticheln in one :class:`Edition` (the editions are the subclasses below)."""
 
     player_counts = (3, 4, 5, 6)  # three to six players (STI93-SETUP-1; STI-DECK-1)
     pile_names = ("aside",)
     action_kinds = (ActionKind.PLAY, ActionKind.SELECT)
 
-    def __init__(self, edition: Edition) -> None:
-        self.edition = edition
-        self.id = edition.ruleset_id
-        self.title = edition.title
-        self.source = edition.source
-        self.palette = edition.palette
-        self.option_specs = edition.options
-        self.clause = edition.clause
-        self.implements = tuple(sorted({c for c in edition.clause.values() if c}))
+    edition: ClassVar[Edition]
+
+    def __init_subclass__(cls, edition: Edition, **kwargs: Any) -> None:
+        """Each edition is a subclass, ``class Sticheln1993(Sticheln, edition=...)``,
+        whose ruleset attributes are read off its :class:`Edition`."""
+        super().__init_subclass__(**kwargs)
+        cls.edition = edition
+        cls.id = edition.ruleset_id
+        cls.title = edition.title
+        cls.source = edition.source
+        cls.palette = edition.palette
+        cls.option_specs = edition.options
+        cls.clause = edition.clause
+        cls.implements = tuple(sorted({c for c in edition.clause.values() if c}))
 
     def compile(self, options: Options) -> Rules:
         """``options`` compiled for the hot path (``Game.rules``)."""
@@ -427,8 +432,9 @@ def _all_picked(picked: tuple[Card | None, ...]) -> tuple[Card, ...]:
 
 ROUNDS_HELP = "number of rounds (a house rule; 0 = the text's own number)"
 
-STICHELN_1993 = Sticheln(
-    Edition(
+class Sticheln1993(
+    Sticheln,
+    edition=Edition(
         ruleset_id="sticheln-1993",
         title="Sticheln (AMIGO 1993, English translation)",
         source="000_c546595a30f74efa.txt",
@@ -501,11 +507,17 @@ STICHELN_1993 = Sticheln(
             "winner": "STI93-GAME-3",
         },
         has_dealer=True,
-    )
-)
+    ),
+):
+    """The AMIGO 1993 edition in English translation."""
 
-STICHELN = Sticheln(
-    Edition(
+
+STICHELN_1993 = Sticheln1993()
+
+
+class StichelnLater(
+    Sticheln,
+    edition=Edition(
         ruleset_id="sticheln",
         title="Sticheln (later edition, unwanted colour)",
         source="001_e30e3e0d532f54b4.txt",
@@ -559,5 +571,9 @@ STICHELN = Sticheln(
             "winner": "STI-GAME-2",
         },
         has_dealer=False,
-    )
-)
+    ),
+):
+    """The later edition, with the unwanted colour."""
+
+
+STICHELN = StichelnLater()

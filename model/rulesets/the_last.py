@@ -210,7 +210,7 @@ class TheLast(Ruleset[Table]):
         ),
     )
     clause = CLAUSES
-    implements = tuple(sorted(clause.values()))
+    implements = tuple(sorted(CLAUSES.values()))
 
     # --- set-up ----------------------------------------------------------------------
 
