@@ -495,8 +495,6 @@ class _Checker:
         self._cards = _CARD_CACHES.setdefault(self.palette, {})
         self._names = _card_names(self.palette)
         self._actions = _ACTION_CACHES.setdefault(self.palette, {})
-        self._legal = self.ruleset.is_legal
-        self._apply = self.ruleset.apply
 
     # --- reading cards, actions and deals ----------------------------------------------
 
@@ -759,9 +757,10 @@ class _Checker:
         if seat != state.current or info.index != self.index:  # over: current is -1
             self._wrong_turn(state, seat)
         tricks = state.tricks
-        if not self._legal(state, code):
+        ruleset = self.ruleset
+        if not ruleset.is_legal(state, code):
             self._illegal(state, code, text)
-        new = self._apply(state, code)
+        new = ruleset.apply(state, code)
         if new.info is not info:  # the action ended the round (or the game)
             for t_index, leader, result, seating in new_tricks(
                 new, (len(info.history), len(tricks))
