@@ -12,7 +12,9 @@ Python (for a machine without a C compiler, or to step through the code).
 Which modules: those on the path of every action (cards, actions, the trick and the
 state, the shared flow, the rulesets that run automatic seats) and the log checker.
 Sticheln stays interpreted: its editions are plain subclasses of its ruleset class, and
-the fuzzer's tests patch its rules to make wrong engines.
+the fuzzer's tests patch its rules to make wrong engines. So does the shuffle
+(``model/rng.py``): its 64-bit arithmetic runs on Python's big integers, which the
+interpreter does faster (a 30-card shuffle: 13 microseconds, compiled 18).
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ COMPILED = (
     "tricklaw/model/flow.py",
     "tricklaw/model/options.py",
     "tricklaw/model/record.py",
-    "tricklaw/model/rng.py",
     "tricklaw/model/ruleset.py",
     "tricklaw/model/state.py",
     "tricklaw/model/trick.py",
@@ -65,13 +66,15 @@ def stage_package(root: Path, tree: Path) -> dict[str, str]:
 
 
 def ext_modules() -> list[Any]:
-    """The mypyc extensions, or none when ``TRICKLAW_PURE`` is set."""
+    """The mypyc extensions, or none when ``TRICKLAW_PURE`` is set. Every build starts
+    from an empty ``build/``: an extension left there by an earlier build would otherwise
+    be packed into this one (a module no longer compiled, or any in a plain build)."""
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
     if os.environ.get("TRICKLAW_PURE", "") not in ("", "0"):
         return []
     from mypyc.build import mypycify
 
     tree = ROOT / "build" / "mypyc-src"
-    shutil.rmtree(tree, ignore_errors=True)
     stage_package(ROOT, tree)
     paths = [str((tree / path).relative_to(ROOT)) for path in COMPILED]
     modules: list[Any] = mypycify(
