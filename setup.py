@@ -3,8 +3,8 @@
 ``pyproject.toml`` holds the project's metadata and its folder -> package mapping; this
 file only adds the compiled modules. They are the same Python sources, type-checked by
 mypy --strict and compiled to C extensions, which import in place of the ``.py`` files
-(installed beside them). The results are the same, the speed about twice (the figures
-are in ``docs/oracle.md``).
+(installed beside them). The results are the same; the speed is about twice (the
+README gives the figures).
 
 ``TRICKLAW_PURE=1 pip install .`` builds without compiling: every module stays plain
 Python (for a machine without a C compiler, or to step through the code).
