@@ -12,8 +12,8 @@ Python (for a machine without a C compiler, or to step through the code).
 Which modules: those on the path of every action (cards, actions, the trick and the
 state, the shared flow, the rulesets that run automatic seats) and the log checker.
 Sticheln stays interpreted: its editions are plain subclasses of its ruleset class, and
-the fuzzer's tests patch its rules to make wrong engines. So does the shuffle
-(``model/rng.py``): its 64-bit arithmetic runs on Python's big integers, which the
+the fuzzer's tests patch its rules to make wrong engines. The shuffle (``model/rng.py``)
+stays interpreted too: its 64-bit arithmetic runs on Python's big integers, which the
 interpreter does faster (a 30-card shuffle: 13 microseconds, compiled 18).
 """
 

@@ -432,6 +432,7 @@ def _all_picked(picked: tuple[Card | None, ...]) -> tuple[Card, ...]:
 
 ROUNDS_HELP = "number of rounds (a house rule; 0 = the text's own number)"
 
+
 class Sticheln1993(
     Sticheln,
     edition=Edition(
