@@ -7,7 +7,9 @@ mypy --strict and compiled to C extensions, which import in place of the ``.py``
 README gives the figures).
 
 ``TRICKLAW_PURE=1 pip install .`` builds without compiling: every module stays plain
-Python (for a machine without a C compiler, or to step through the code).
+Python (for a machine without a C compiler, or to step through the code). An editable
+install (``pip install -e .``) is always plain Python: compiled extensions beside the
+sources would shadow them, so that an edit to a ``.py`` file had no effect.
 
 Which modules: those on the path of every action (cards, actions, the trick and the
 state, the shared flow, the rulesets that run automatic seats) and the log checker.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -65,12 +68,18 @@ def stage_package(root: Path, tree: Path) -> dict[str, str]:
     return staged
 
 
+def plain_build() -> bool:
+    """Whether this build installs plain Python: ``TRICKLAW_PURE`` is set, or the build is
+    an editable install (setuptools' PEP 660 hook runs this file as ``editable_wheel``)."""
+    return os.environ.get("TRICKLAW_PURE", "") not in ("", "0") or "editable_wheel" in sys.argv
+
+
 def ext_modules() -> list[Any]:
-    """The mypyc extensions, or none when ``TRICKLAW_PURE`` is set. Every build starts
+    """The mypyc extensions, or none for a plain build (:func:`plain_build`). Every build starts
     from an empty ``build/``: an extension left there by an earlier build would otherwise
     be packed into this one (a module no longer compiled, or any in a plain build)."""
     shutil.rmtree(ROOT / "build", ignore_errors=True)
-    if os.environ.get("TRICKLAW_PURE", "") not in ("", "0"):
+    if plain_build():
         return []
     from mypyc.build import mypycify
 

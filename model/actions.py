@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tricklaw.errors import CardError
 from tricklaw.model.cards import Card, Palette
+from tricklaw.spec.errors import CardError
 
 KIND_SHIFT = 8
 PAYLOAD_MASK = (1 << KIND_SHIFT) - 1

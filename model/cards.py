@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NewType
 
-from tricklaw.errors import CardError
+from tricklaw.spec.errors import CardError
 
 Card = NewType("Card", int)
 """A card: ``colour_index * 32 + value`` (colour index in the ruleset's palette)."""
@@ -75,7 +75,7 @@ class Palette:
     def parse(self, text: str) -> Card:
         """The card that ``text`` names (``R5``; letter case is ignored).
 
-        Raises :class:`~tricklaw.errors.CardError` naming the problem when the
+        Raises :class:`~tricklaw.spec.errors.CardError` naming the problem when the
         text is not a colour letter of this palette followed by a value.
         """
         token = text.strip()

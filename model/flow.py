@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from tricklaw.errors import RecordError
 from tricklaw.model.cards import Card
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.state import (
@@ -24,6 +23,7 @@ from tricklaw.model.state import (
     clockwise,
 )
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import RecordError
 
 if TYPE_CHECKING:
     from tricklaw.model.ruleset import Ruleset

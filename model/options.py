@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tricklaw.errors import OptionError
+from tricklaw.spec.errors import OptionError
 
 OptionValue = str | int
 
@@ -104,7 +104,7 @@ def resolve_options(
 ) -> Options:
     """Every option of ``specs``: the ``chosen`` value where given, else the default.
 
-    Raises :class:`~tricklaw.errors.OptionError` for an unknown name or a bad value.
+    Raises :class:`~tricklaw.spec.errors.OptionError` for an unknown name or a bad value.
     """
     spec_list = list(specs)
     known = {s.name for s in spec_list}

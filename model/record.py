@@ -10,7 +10,7 @@ totals and the winners. A record of an unfinished game has
 
 Reading a record validates it against the schema, then replays every
 action through the model and checks each recorded trick result and score:
-the first disagreement raises :class:`~tricklaw.errors.RecordError` naming
+the first disagreement raises :class:`~tricklaw.spec.errors.RecordError` naming
 the round, the trick or action, and the clause.
 """
 
@@ -21,11 +21,11 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from tricklaw.errors import RecordError, TricklawError
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import RecordError, TricklawError
 
 FORMAT = "tricklaw-record"
 VERSION = 1
@@ -193,7 +193,7 @@ def _check_trick(
 def replay(record: dict[str, Any]) -> State[Any]:
     """The state a record ends in, every recorded result checked on the way.
 
-    Raises :class:`~tricklaw.errors.RecordError` (bad field, illegal action,
+    Raises :class:`~tricklaw.spec.errors.RecordError` (bad field, illegal action,
     wrong trick or score) or another TricklawError naming the problem.
     """
     from tricklaw.model.rulesets import get_ruleset

@@ -16,13 +16,13 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from tricklaw.errors import CardError, OptionError, SpecError
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Deal, DealSource, Game, RoundLog, State
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import CardError, OptionError, SpecError
 
 X = TypeVar("X")
 

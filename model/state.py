@@ -21,11 +21,11 @@ from enum import IntEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-from tricklaw.errors import IllegalActionError
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Card
 from tricklaw.model.options import Options
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from tricklaw.model.ruleset import Ruleset
@@ -238,7 +238,7 @@ class State(NamedTuple, Generic[X]):
     def apply_action(self, action: int) -> State[X]:
         """The state after the current player takes ``action``.
 
-        Raises :class:`~tricklaw.errors.IllegalActionError` naming the rule
+        Raises :class:`~tricklaw.spec.errors.IllegalActionError` naming the rule
         clause when ``action`` is not legal here.
         """
         ruleset = self.info.game.ruleset

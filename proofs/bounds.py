@@ -57,7 +57,6 @@ from typing import Any
 
 import z3
 
-from tricklaw.errors import TricklawError
 from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
@@ -76,6 +75,7 @@ from tricklaw.proofs.witnesses import (
     witness_game,
     witness_json,
 )
+from tricklaw.spec.errors import TricklawError
 
 HAND = 15
 """Cards in a Sticheln hand (STI93-DEAL-2, STI-DEAL-1)."""

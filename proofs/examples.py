@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tricklaw.errors import TricklawError
 from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.spec import load_examples
+from tricklaw.spec.errors import TricklawError
 
 
 @dataclass(frozen=True, slots=True)

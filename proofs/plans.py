@@ -15,7 +15,6 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from tricklaw.errors import TricklawError
 from tricklaw.model import actions
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.rulesets import hund as hund_rules
@@ -42,6 +41,7 @@ from tricklaw.proofs.witnesses import (
     takes_nothing,
     wins,
 )
+from tricklaw.spec.errors import TricklawError
 
 # --- Sticheln witnesses ------------------------------------------------------------------
 

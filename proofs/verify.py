@@ -36,7 +36,6 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from typing import Any, TextIO
 
-from tricklaw.errors import OptionError, TricklawError
 from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
@@ -49,6 +48,7 @@ from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import OptionError, TricklawError
 
 SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""

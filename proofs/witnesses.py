@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tricklaw.errors import TricklawError
 from tricklaw.model import actions
 from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.options import OptionValue
@@ -27,6 +26,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Deal, Game, Phase, State
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import TricklawError
 
 SEAT = 0
 """The seat whose score is bounded (every relaxation is blind to seat numbers, so
@@ -89,7 +89,7 @@ class Witness:
 
 def drive(game: Game, plan: Plan) -> Witness:
     """Play ``plan``'s first round through the model, every action checked for legality
-    (raises :class:`~tricklaw.errors.TricklawError` or ``KeyError`` if the plan is not
+    (raises :class:`~tricklaw.spec.errors.TricklawError` or ``KeyError`` if the plan is not
     playable); the replayed scores."""
     state: State[Any] = game.new_state_from_deals([plan.deal], WITNESS_SEED)
     done: list[tuple[int, int]] = []

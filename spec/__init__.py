@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from tricklaw.errors import SpecError
+from tricklaw.spec.errors import SpecError
 
 CLAUSE_KIND_ORDER = (
     "definition",
@@ -244,7 +244,7 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
 def load_registry(ruleset: str) -> Registry:
     """The validated registry of ``ruleset``: unique ids, known kinds, sources in range.
 
-    Raises :class:`~tricklaw.errors.SpecError` naming the file and the problem.
+    Raises :class:`~tricklaw.spec.errors.SpecError` naming the file and the problem.
     """
     name = f"{ruleset}.toml"
     registry = parse_registry(_read_toml(name), name)

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from tricklaw.errors import TricklawError
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game, RoundLog
@@ -30,6 +29,7 @@ from tricklaw.proofs.bound_readings import Reading, label, readings
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import TricklawError
 
 clause = pytest.mark.clause
 TIMEOUT_MS = 5000

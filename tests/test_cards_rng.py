@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricklaw.errors import CardError
 from tricklaw.model.actions import (
     ActionKind,
     action_to_string,
@@ -22,6 +21,7 @@ from tricklaw.model.actions import (
 from tricklaw.model.cards import colour_of, make_card, value_of
 from tricklaw.model.rng import MASK64, SplitMix64, agent_rng, round_seed, shuffled
 from tricklaw.model.rulesets import RULESETS, get_ruleset
+from tricklaw.spec.errors import CardError
 
 clause = pytest.mark.clause
 

@@ -33,13 +33,13 @@ from tricklaw.check import (
     check_record,
     record_to_log,
 )
-from tricklaw.errors import RecordError, TricklawError
 from tricklaw.model.agents import play_random_game, random_step
 from tricklaw.model.cards import Card
 from tricklaw.model.record import replay, to_record
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Phase, State
+from tricklaw.spec.errors import RecordError, TricklawError
 
 clause = pytest.mark.clause
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from tricklaw.errors import CardError, IllegalActionError, OptionError, TricklawError
 from tricklaw.model.actions import (
     ActionKind,
     card_of,
@@ -29,6 +28,7 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets.hund import lead_decider, round_score, virtual_card
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import CardError, IllegalActionError, OptionError, TricklawError
 
 clause = pytest.mark.clause
 

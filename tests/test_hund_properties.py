@@ -12,7 +12,6 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tricklaw.errors import IllegalActionError
 from tricklaw.model.actions import ActionKind, card_of, designate, kind_of, leader
 from tricklaw.model.agents import random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
@@ -21,6 +20,7 @@ from tricklaw.model.record import replay, to_record
 from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, Phase, RoundLog, State, deserialize
+from tricklaw.spec.errors import IllegalActionError
 
 clause = pytest.mark.clause
 

@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 
 from tricklaw import episodes
-from tricklaw.errors import OptionError
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, Phase
+from tricklaw.spec.errors import OptionError
 
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra (the test extra includes it)
 

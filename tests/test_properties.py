@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricklaw.errors import IllegalActionError, TricklawError
 from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.invariants import violations
@@ -20,6 +19,7 @@ from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, Phase, State
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import IllegalActionError, TricklawError
 
 clause = pytest.mark.clause
 

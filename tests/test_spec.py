@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tricklaw.errors import SpecError
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import load_registry, parse_registry, sources
+from tricklaw.spec.errors import SpecError
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"

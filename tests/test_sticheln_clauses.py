@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from tricklaw.errors import CardError, IllegalActionError, OptionError
 from tricklaw.model.actions import play, select, string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, colour_of, value_of
@@ -22,6 +21,7 @@ from tricklaw.model.state import Deal, Game, Phase, State
 from tricklaw.model.trick import TrickResult
 from tricklaw.proofs.examples import check_examples
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import CardError, IllegalActionError, OptionError
 
 clause = pytest.mark.clause
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from tricklaw.errors import CardError, IllegalActionError, OptionError
 from tricklaw.model.actions import KEEP, play, string_to_action, swap
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, value_of
@@ -22,6 +21,7 @@ from tricklaw.model.rulesets.the_last import GHOST, HAND_SIZE, judge, penalty
 from tricklaw.model.state import Deal, Game, Phase, State
 from tricklaw.proofs.examples import check_examples
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import CardError, IllegalActionError, OptionError
 
 clause = pytest.mark.clause
 

@@ -28,11 +28,11 @@ from typing import Any
 import pytest
 
 from tricklaw import vectors
-from tricklaw.errors import TricklawError
 from tricklaw.model.cards import Card
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import TricklawError
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "spec" / "vectors"

@@ -101,7 +101,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, NoReturn, TextIO
 
-from tricklaw.errors import CardError, IllegalActionError, OptionError, RecordError, TricklawError
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import VALUE_LIMIT, Card, Palette
 from tricklaw.model.record import (
@@ -119,6 +118,13 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import (
+    CardError,
+    IllegalActionError,
+    OptionError,
+    RecordError,
+    TricklawError,
+)
 
 FORMAT = "tricklaw-log"
 VERSION = 1
@@ -1395,7 +1401,7 @@ def check_path(
 def record_to_log(record: dict[str, Any], *, own_shuffle: bool = False) -> list[str]:
     """The JSON Lines log of a JSON record: one compact JSON text per line (without line
     ends), trick lines placed after the actions that complete them and running totals on
-    the scores lines. Raises :class:`~tricklaw.errors.RecordError` unless the record
+    the scores lines. Raises :class:`~tricklaw.spec.errors.RecordError` unless the record
     agrees with the rules."""
     lines: list[str] = []
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
-from tricklaw.errors import TricklawError
 from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
@@ -23,6 +22,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec.errors import TricklawError
 
 EXIT_BAD_INPUT = 2
 

@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from tricklaw.errors import OptionError
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import value_of
 from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
+from tricklaw.spec.errors import OptionError
 
 DEFAULT_DEALS = 1 << 16
 """The deal seeds of the chance node unless the ``deals`` parameter says otherwise."""

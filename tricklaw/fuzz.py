@@ -57,7 +57,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from tricklaw.errors import TricklawError
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, value_of
@@ -67,6 +66,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Deal, Game, RoundLog, State
+from tricklaw.spec.errors import TricklawError
 
 DEALT_ROUNDS = 5
 """Deals given to the engine per game (Hund's five rounds)."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tricklaw.errors import CardError, TricklawError
 from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
+from tricklaw.spec.errors import CardError, TricklawError
 
 
 def parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:

@@ -47,11 +47,11 @@ from typing import Any
 import numpy as np
 
 from tricklaw.episodes import Episode, episode, parameter_defaults, short_name
-from tricklaw.errors import TricklawError
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import State
+from tricklaw.spec.errors import TricklawError
 from tricklaw.views import Layout, Vector, make_layout, observation_text
 
 try:

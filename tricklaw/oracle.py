@@ -43,7 +43,6 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 
 from tricklaw import __version__
-from tricklaw.errors import IllegalActionError, OptionError, TricklawError
 from tricklaw.judging import check_context, parse_trick
 from tricklaw.model.actions import string_to_action
 from tricklaw.model.record import (
@@ -57,6 +56,7 @@ from tricklaw.model.record import (
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import IllegalActionError, OptionError, TricklawError
 
 PROTOCOL = "tricklaw-oracle"
 VERSION = 1

@@ -294,7 +294,7 @@ def serve_http(host: str, port: int, *, max_games: int = MAX_GAMES) -> int:
     try:
         server = OracleServer((host, port), Oracle(max_games))
     except OSError as exc:
-        from tricklaw.errors import TricklawError
+        from tricklaw.spec.errors import TricklawError
 
         raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
     sys.stderr.write(
@@ -315,7 +315,7 @@ def serve_http(host: str, port: int, *, max_games: int = MAX_GAMES) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """``tricklaw serve``."""
-    from tricklaw.errors import TricklawError
+    from tricklaw.spec.errors import TricklawError
 
     if args.max_games < 1:
         raise TricklawError(f"serve: --max-games must be at least 1, not {args.max_games}")

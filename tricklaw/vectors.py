@@ -114,7 +114,6 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from tricklaw.errors import IllegalActionError, TricklawError
 from tricklaw.model import actions
 from tricklaw.model.actions import string_to_action
 from tricklaw.model.agents import play_random_game
@@ -131,6 +130,7 @@ from tricklaw.model.rulesets import the_last as last_rules
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec import load_registry
+from tricklaw.spec.errors import IllegalActionError, TricklawError
 
 FORMAT = "tricklaw-vectors"
 INDEX_FORMAT = "tricklaw-vectors-index"

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tricklaw.errors import TricklawError
 from tricklaw.model.rulesets.hund import POWERS
 from tricklaw.model.state import Game, Phase
+from tricklaw.spec.errors import TricklawError
 
 Vector = npt.NDArray[np.float32]
 Fill = Callable[[Vector, Any], None]

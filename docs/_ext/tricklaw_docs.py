@@ -576,9 +576,9 @@ def simulate_dispute(
     * game level: the same seeded games (same deals, same random agents) played under
       each reading, at every player count; a game differs when its final totals do.
     """
-    from tricklaw.errors import TricklawError
     from tricklaw.model.agents import play_random_game
     from tricklaw.model.rulesets import get_ruleset
+    from tricklaw.spec.errors import TricklawError
 
     r = get_ruleset(ruleset_id)
     spec = next(s for s in r.option_specs if s.name == option)

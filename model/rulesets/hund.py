@@ -31,7 +31,6 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from tricklaw.errors import CardError, OptionError
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, make_card
@@ -40,6 +39,7 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult, follows
+from tricklaw.spec.errors import CardError, OptionError
 
 PALETTE = Palette(("red", "yellow", "green", "blue", "purple"), ("R", "Y", "G", "B", "P"))
 POWERS = ("trump", "plus", "hund", "minus", "lead")

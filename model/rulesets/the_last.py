@@ -34,7 +34,6 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from tricklaw.errors import CardError
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import KEEP, ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
@@ -43,6 +42,7 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult, follows
+from tricklaw.spec.errors import CardError
 
 PALETTE = Palette(("red", "yellow", "green", "blue"), ("R", "Y", "G", "B"))
 HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
