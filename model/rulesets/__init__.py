@@ -1,20 +1,20 @@
-"""Every ruleset tricklaw specifies, by id."""
+"""Every ruleset tricklaw specifies, by id: the model layer's registry.
+
+Each module of this folder defines one game (one rule text, or the editions of one
+game) and registers it in :data:`RULESETS` when imported; the registry imports them all
+on first use (:class:`~tricklaw.model.registry.Registry`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tricklaw.model.registry import Registry
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets.hund import HUND_RULESET
-from tricklaw.model.rulesets.lowhigh import LOW_HIGH
-from tricklaw.model.rulesets.sticheln import STICHELN, STICHELN_1993
-from tricklaw.model.rulesets.the_last import THE_LAST
 from tricklaw.spec.errors import OptionError
 
-RULESETS: dict[str, Ruleset[Any]] = {
-    r.id: r for r in (STICHELN_1993, STICHELN, THE_LAST, LOW_HIGH, HUND_RULESET)
-}
-"""Ruleset id -> ruleset, in the order of the seed texts."""
+RULESETS: Registry[Ruleset[Any]] = Registry("ruleset", __name__, order=lambda r: r.source)
+"""Ruleset id -> ruleset, in the order of the seed texts (by source file)."""
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any]:

@@ -37,6 +37,7 @@ from tricklaw.model.cards import Card, Palette, build_deck, make_card
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult, follows
 from tricklaw.spec.errors import CardError, OptionError
@@ -802,3 +803,4 @@ def _deck(low: int, high: int) -> tuple[Card, ...]:
 
 
 HUND_RULESET = Hund()
+RULESETS.register(HUND_RULESET.id, HUND_RULESET)

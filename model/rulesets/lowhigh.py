@@ -31,6 +31,7 @@ from tricklaw.model.cards import Card, Palette, build_deck
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
 
@@ -270,3 +271,4 @@ def _deck(top: int) -> tuple[Card, ...]:
 
 
 LOW_HIGH = LowHigh()
+RULESETS.register(LOW_HIGH.id, LOW_HIGH)

@@ -36,6 +36,7 @@ from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, nobody_takes, winner_takes_all
 
@@ -514,6 +515,7 @@ class Sticheln1993(
 
 
 STICHELN_1993 = Sticheln1993()
+RULESETS.register(STICHELN_1993.id, STICHELN_1993)
 
 
 class StichelnLater(
@@ -578,3 +580,4 @@ class StichelnLater(
 
 
 STICHELN = StichelnLater()
+RULESETS.register(STICHELN.id, STICHELN)

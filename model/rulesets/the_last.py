@@ -40,6 +40,7 @@ from tricklaw.model.cards import Card, Palette, build_deck
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult, follows
 from tricklaw.spec.errors import CardError
@@ -591,3 +592,4 @@ def _deck() -> tuple[Card, ...]:
 
 
 THE_LAST = TheLast()
+RULESETS.register(THE_LAST.id, THE_LAST)

@@ -1,18 +1,14 @@
-"""The Z3 encodings of every ruleset's trick rule, by ruleset id."""
+"""The Z3 encodings of every ruleset's trick rule: the encoding layer's registry.
+
+Each module of this folder writes one game's trick rule in Z3 from its clauses and
+registers its :class:`~tricklaw.proofs.tricks.TrickEncoding` in :data:`ENCODINGS` under
+each ruleset id it serves (one encoding may serve the editions of one game).
+"""
 
 from __future__ import annotations
 
-from tricklaw.proofs.encodings.hund import HundTrick
-from tricklaw.proofs.encodings.lowhigh import LowHighTrick
-from tricklaw.proofs.encodings.sticheln import StichelnTrick
-from tricklaw.proofs.encodings.the_last import TheLastTrick
+from tricklaw.model.registry import Registry
 from tricklaw.proofs.tricks import TrickEncoding
 
-ENCODINGS: dict[str, type[TrickEncoding]] = {
-    "sticheln-1993": StichelnTrick,
-    "sticheln": StichelnTrick,
-    "the-last": TheLastTrick,
-    "lowhigh": LowHighTrick,
-    "hund": HundTrick,
-}
+ENCODINGS: Registry[type[TrickEncoding]] = Registry("trick encoding", __name__)
 """Ruleset id -> its trick encoding."""

@@ -30,6 +30,7 @@ from typing import Any
 import z3
 
 from tricklaw.model.state import Game
+from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -180,3 +181,6 @@ def contexts(game: Game) -> list[dict[str, int | None]]:
     out += [{"trump": s, "designation": None} for s in range(SUITS)]
     out += [{"trump": None, "designation": d} for d in DESIGNATIONS]
     return out
+
+
+ENCODINGS.register("hund", HundTrick)

@@ -26,6 +26,7 @@ import z3
 
 from tricklaw.model.cards import Card
 from tricklaw.model.state import Game
+from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -127,3 +128,6 @@ class LowHighTrick(TrickEncoding):
                 for i in range(self.size)
             ],
         )
+
+
+ENCODINGS.register("lowhigh", LowHighTrick)

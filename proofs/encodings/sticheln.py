@@ -23,6 +23,7 @@ from typing import Any
 import z3
 
 from tricklaw.model.state import Game
+from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -206,3 +207,7 @@ class StichelnTrick(TrickEncoding):
                 for i in range(self.size)
             ],
         )
+
+
+ENCODINGS.register("sticheln-1993", StichelnTrick)
+ENCODINGS.register("sticheln", StichelnTrick)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import z3
 
+from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -69,3 +70,6 @@ class TheLastTrick(TrickEncoding):
         w = outcome["winner"]
         winning = self.winning()
         return z3.And(self.is_one_of(w, winning), self.no_higher(w, winning))
+
+
+ENCODINGS.register("the-last", TheLastTrick)
