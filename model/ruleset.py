@@ -19,6 +19,7 @@ from mypy_extensions import mypyc_attr
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
+from tricklaw.model.record import dumps_state
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Deal, DealSource, Game, RoundLog, State
 from tricklaw.model.trick import TrickResult
@@ -241,6 +242,10 @@ class Ruleset(ABC, Generic[X]):
         """Cards out of hands, trick, taken piles and ``aside`` that the ruleset keeps
         elsewhere (Sticheln: the picked cards). Used by the conservation check."""
         return ()
+
+    def serialize_state(self, state: State[X]) -> str:
+        """``state`` as JSON record text (:meth:`State.serialize`)."""
+        return dumps_state(state)
 
     def round_facts(self, state: State[X]) -> tuple[tuple[str, Any], ...]:
         """Ruleset-specific facts of a finished round for the record (JSON-ready)."""

@@ -89,8 +89,9 @@ class Game:
     players: int
     seats: int
     options: Options
-    rules: Any
-    """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``)."""
+    rules: object
+    """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``); each
+    ruleset module reads them typed, through its ``rules_of(game)``."""
 
     @property
     def ruleset(self) -> Ruleset[Any]:
@@ -279,10 +280,9 @@ class State(NamedTuple, Generic[X]):
         return self.info.game.ruleset.observation(self, seat)
 
     def serialize(self) -> str:
-        """This state as JSON text (the record so far); :func:`deserialize` restores it."""
-        from tricklaw.model.record import dumps_state
-
-        return dumps_state(self)
+        """This state as JSON text (the record so far); :func:`tricklaw.model.deserialize`
+        restores it. (The ruleset writes it: the record module builds on this one.)"""
+        return self.info.game.ruleset.serialize_state(self)
 
     @property
     def round_index(self) -> int:
@@ -294,9 +294,3 @@ class State(NamedTuple, Generic[X]):
         """The completed rounds."""
         return self.info.history
 
-
-def deserialize(text: str) -> State[Any]:
-    """The state that :meth:`State.serialize` wrote."""
-    from tricklaw.model.record import loads_state
-
-    return loads_state(text)

@@ -21,10 +21,8 @@ settings.load_profile("default")
 
 @pytest.fixture(scope="session")
 def tricklaw_script() -> str:
-    """The installed ``tricklaw`` console script (beside this Python, else on PATH).
-
-    Run it rather than ``python -m tricklaw``: from the repository root, ``-m`` would
-    import the bare ``tricklaw/`` folder instead of the installed package."""
+    """The installed ``tricklaw`` console script (beside this Python, else on PATH): the
+    command a user runs."""
     beside = Path(sys.executable).parent / "tricklaw"
     if beside.exists():
         return str(beside)

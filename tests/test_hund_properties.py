@@ -12,6 +12,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from tricklaw.model import deserialize
 from tricklaw.model.actions import ActionKind, card_of, designate, kind_of, leader
 from tricklaw.model.agents import random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
@@ -19,7 +20,7 @@ from tricklaw.model.invariants import violations
 from tricklaw.model.record import replay, to_record
 from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
-from tricklaw.model.state import Game, Phase, RoundLog, State, deserialize
+from tricklaw.model.state import Game, Phase, RoundLog, State
 from tricklaw.spec.errors import IllegalActionError
 
 clause = pytest.mark.clause

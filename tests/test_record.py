@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tricklaw.model import deserialize
 from tricklaw.model.agents import play_random_game, random_step
 from tricklaw.model.record import loads_record, replay, to_record, validate_record
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
-from tricklaw.model.state import State, deserialize
+from tricklaw.model.state import State
 from tricklaw.spec.errors import RecordError, TricklawError
 
 clause = pytest.mark.clause

@@ -9,10 +9,11 @@ from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from tricklaw.model import deserialize
 from tricklaw.model.invariants import violations
 from tricklaw.model.record import to_record
 from tricklaw.model.rulesets import RULESETS, get_ruleset
-from tricklaw.model.state import Game, State, deserialize
+from tricklaw.model.state import Game, State
 from tricklaw.spec.errors import IllegalActionError
 
 clause = pytest.mark.clause

@@ -73,6 +73,14 @@ class Rules:
     set_repeat_stack: bool
 
 
+def rules_of(game: Game) -> Rules:
+    """``game``'s options as :meth:`Hund.compile` compiled them (``Game.rules``), typed."""
+    rules = game.rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
+    return rules
+
+
 class Powers(NamedTuple):
     """Hund's own part of the state.
 
@@ -423,14 +431,14 @@ class Hund(Ruleset[Powers]):
         piles: tuple[tuple[str, tuple[Card, ...]], ...] = ()
         if game.players == 2:
             virtual = hands[VIRTUAL]
-            downs = size // 2 if game.rules.extra_up else size - size // 2
+            downs = size // 2 if rules_of(game).extra_up else size - size // 2
             piles = (("virtual-down", virtual[:downs]), ("virtual-up", virtual[downs:]))
             hands[VIRTUAL] = ()
         extras: tuple[tuple[str, int], ...] = ()
-        if not game.rules.sets:
+        if not rules_of(game).sets:
             used = {dict(log.deal.extras).get("designation") for log in history}
             left = [n for n in BASE_DESIGNATIONS if n not in used]
-            number = left[0] if game.rules.ascending else left[rng.below(len(left))]
+            number = left[0] if rules_of(game).ascending else left[rng.below(len(left))]
             extras = (("designation", number),)
         return Deal(tuple(hands), piles, extras=extras)
 
@@ -449,7 +457,7 @@ class Hund(Ruleset[Powers]):
         super().check_deal(game, deal)
         size = self.hand_size(game)
         if game.players == 2:
-            downs = size // 2 if game.rules.extra_up else size - size // 2
+            downs = size // 2 if rules_of(game).extra_up else size - size // 2
             shape = (len(deal.pile("virtual-down")), len(deal.pile("virtual-up")))
             if deal.hands[VIRTUAL] or shape != (downs, size - downs):
                 raise CardError(
@@ -458,9 +466,9 @@ class Hund(Ruleset[Powers]):
                     f"{shape[0]} and {shape[1]} [HUND-TWO-2]"
                 )
         number = deal.extra("designation")
-        if not game.rules.sets and number not in BASE_DESIGNATIONS:
+        if not rules_of(game).sets and number not in BASE_DESIGNATIONS:
             raise CardError(f"the deal's designation {number} is not one of 1-5 [HUND-DESIG-1]")
-        if game.rules.sets and number is not None:
+        if rules_of(game).sets and number is not None:
             raise CardError("with designation sets a deal has no designated number [HUND-OPT-2]")
 
     def check_deals(self, game: Game, deals: Sequence[Deal]) -> None:
@@ -469,11 +477,11 @@ class Hund(Ruleset[Powers]):
         super().check_deals(game, deals)
         if len(deals) > ROUNDS:
             raise CardError(f"{len(deals)} deals for a game of {ROUNDS} rounds [HUND-GAME-1]")
-        if game.rules.sets:
+        if rules_of(game).sets:
             return
         numbers = [deal.extra("designation") for deal in deals]
         for index, number in enumerate(numbers):
-            if game.rules.ascending and number != index + 1:
+            if rules_of(game).ascending and number != index + 1:
                 raise CardError(
                     f"round {index + 1} designates {number}; with designation=ascending it "
                     f"designates {index + 1} [HUND-D-DESIGNATION]"
@@ -520,7 +528,7 @@ class Hund(Ruleset[Powers]):
 
     def _after_start(self, state: State[Powers]) -> State[Powers]:
         """Once the start player is known: choose sets (custom option), or play."""
-        if state.info.game.rules.sets:
+        if rules_of(state.info.game).sets:
             return state._replace(
                 phase=Phase.CHOOSE,
                 current=self._next_chooser(state, state.leader),
@@ -564,7 +572,7 @@ class Hund(Ruleset[Powers]):
 
     def _set_choices(self, state: State[Powers]) -> tuple[int, ...]:
         game = state.info.game
-        rules: Rules = game.rules
+        rules: Rules = rules_of(game)
         chosen = state.extra.sets
         used_values = {c & 31 for c in chosen}
         used_suits = {c >> 5 for c in chosen}
@@ -600,7 +608,7 @@ class Hund(Ruleset[Powers]):
                 return self._after_start(named)
             return self._designate(state, action)
         game = state.info.game
-        rules: Rules = game.rules
+        rules: Rules = rules_of(game)
         virtual_game = game.players == 2
         card = actions.card_of(action)
         powers = state.extra
@@ -679,7 +687,7 @@ class Hund(Ruleset[Powers]):
         """A trick on its own: ``context`` gives the powers held before it (``powers``)
         and the round's ``designation`` or ``sets``; matching cards in the trick assign
         powers as they fall, then :func:`judge` decides under ``trump-timing``."""
-        rules: Rules = game.rules
+        rules: Rules = rules_of(game)
         ctx = dict(context or {})
         try:
             holders = tuple(
@@ -744,14 +752,14 @@ class Hund(Ruleset[Powers]):
     def round_scores(self, state: State[Powers]) -> tuple[int, ...]:
         """:func:`round_score` of the cards each seat took."""
         game = state.info.game
-        return round_score(state.taken, state.extra.holders, game.rules, self._virtual(game))
+        return round_score(state.taken, state.extra.holders, rules_of(game), self._virtual(game))
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`round_score` of the cards the log's trick results hand each seat, with
         the powers as the log's facts record them."""
         taken = log.taken(game.seats)
         holders = [self.palette.letters.index(x) for x in dict(log.facts)["powers"]]
-        return round_score(taken, holders, game.rules, self._virtual(game))
+        return round_score(taken, holders, rules_of(game), self._virtual(game))
 
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """After five rounds (HUND-GAME-1)."""
@@ -764,7 +772,7 @@ class Hund(Ruleset[Powers]):
         decider = lead_decider(
             state.taken,
             powers.holders,
-            game.rules,
+            rules_of(game),
             seating=state.info.seating,
             start=state.first_leader,
             virtual=self._virtual(game),

@@ -50,6 +50,14 @@ class Rules:
     rounds: int
 
 
+def rules_of(game: Game) -> Rules:
+    """``game``'s options as :meth:`LowHigh.compile` compiled them (``Game.rules``), typed."""
+    rules = game.rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
+    return rules
+
+
 def judge(cards: Sequence[Card], lowest_among_rest: bool = False) -> TrickResult:
     """Who takes what from the complete trick ``cards`` (LH-TRICK-1..5).
 
@@ -186,7 +194,7 @@ class LowHigh(Ruleset[None]):
         info = flow.round_info(
             game, source, index, dealer=None, deal=deal, totals=totals, history=history
         )
-        leader = index % game.players if game.rules.rotate_leader else 0
+        leader = index % game.players if rules_of(game).rotate_leader else 0
         return flow.begin_round(info, Phase.PLAY, leader, leader, None)
 
     def playable(
@@ -205,7 +213,7 @@ class LowHigh(Ruleset[None]):
         game = state.info.game
         if len(after.trick) < game.players:
             return after
-        after = flow.close_trick(after, judge(after.trick, game.rules.lowest_among_rest), None)
+        after = flow.close_trick(after, judge(after.trick, rules_of(game).lowest_among_rest), None)
         return after if after.hands[0] else flow.end_round(after)
 
     def why_illegal(self, state: State[None], action: int) -> str:
@@ -229,7 +237,7 @@ class LowHigh(Ruleset[None]):
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
     ) -> TrickResult:
         """:func:`judge` under ``game``'s ``same-card`` reading."""
-        return judge(cards, game.rules.lowest_among_rest)
+        return judge(cards, rules_of(game).lowest_among_rest)
 
     def observation(self, state: State[None], seat: int) -> dict[str, Any]:
         """``seat``'s view: its hand, the trick, and every captured card (all face up)."""
@@ -262,7 +270,7 @@ class LowHigh(Ruleset[None]):
 
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """After as many rounds as players, or ``rounds`` (LH-GAME-1)."""
-        return rounds_played >= (game.rules.rounds or game.players)
+        return rounds_played >= (rules_of(game).rounds or game.players)
 
 
 @cache

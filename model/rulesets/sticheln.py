@@ -65,6 +65,14 @@ class Rules:
     deck_full: bool
 
 
+def rules_of(game: Game) -> Rules:
+    """``game``'s options as :meth:`Sticheln.compile` compiled them (``Game.rules``), typed."""
+    rules = game.rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
+    return rules
+
+
 @dataclass(frozen=True, slots=True)
 class Edition:
     """What distinguishes one Sticheln text from the other."""
@@ -279,13 +287,13 @@ class Sticheln(Ruleset[Selection]):
         hand = state.hands[state.current]
         if state.phase is Phase.SELECT:
             return tuple(actions.select(c) for c in hand)
-        return playable(hand, state.trick, state.info.game.rules.follow)
+        return playable(hand, state.trick, rules_of(state.info.game).follow)
 
     def playable(
         self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
     ) -> tuple[Card, ...]:
         """:func:`playable` under ``game``'s ``follow`` reading."""
-        rules: Rules = game.rules
+        rules: Rules = rules_of(game)
         return playable(hand, trick, rules.follow)
 
     def apply(self, state: State[Selection], action: int) -> State[Selection]:
@@ -296,7 +304,7 @@ class Sticheln(Ruleset[Selection]):
         after = flow.add_to_trick(state, action, actions.card_of(action), state.extra)
         if len(after.trick) < players:
             return after
-        result = judge(after.trick, state.info.game.rules, self.clause)
+        result = judge(after.trick, rules_of(state.info.game), self.clause)
         after = flow.close_trick(after, result, after.extra)
         if after.hands[0]:
             return after
@@ -333,7 +341,7 @@ class Sticheln(Ruleset[Selection]):
             return f"the game expects a {expected.name.lower()} action now"
         if card not in state.hands[state.current]:
             return f"{name} is not in that seat's hand"
-        follow = state.info.game.rules.follow
+        follow = rules_of(state.info.game).follow
         lead = self.palette.name(colour_of(state.trick[0]))
         return f"under follow={follow}, {name} may not be played to a {lead} lead"
 
@@ -350,7 +358,7 @@ class Sticheln(Ruleset[Selection]):
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
     ) -> TrickResult:
         """:func:`judge` under ``game``'s options."""
-        return judge(cards, game.rules, self.clause)
+        return judge(cards, rules_of(game), self.clause)
 
     def observation(self, state: State[Selection], seat: int) -> dict[str, Any]:
         """``seat``'s view: its hand and pick, others' picks only once all are revealed."""

@@ -81,6 +81,14 @@ class Rules:
     rounds: int
 
 
+def rules_of(game: Game) -> Rules:
+    """``game``'s options as :meth:`TheLast.compile` compiled them (``Game.rules``), typed."""
+    rules = game.rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
+    return rules
+
+
 JUDGE_CLAUSES = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
 """The clauses that decide every trick (:func:`judge`)."""
 
@@ -295,7 +303,7 @@ class TheLast(Ruleset[Table]):
         assert first is not None, "check_deal and cut always name a first player"
         seating = None
         if game.players == 2:
-            anchor = history[0].first_leader if game.rules.ghost_fixed and history else first
+            anchor = history[0].first_leader if rules_of(game).ghost_fixed and history else first
             seating = (anchor, 1 - anchor, GHOST)
         info = flow.round_info(
             game,
@@ -322,7 +330,7 @@ class TheLast(Ruleset[Table]):
     ) -> tuple[Card, ...]:
         """:func:`playable` for the next card of ``trick`` at ``game``'s table."""
         last = len(trick) == game.seats - 1
-        return playable(hand, trick, last, game.rules.last_play_free)
+        return playable(hand, trick, last, rules_of(game).last_play_free)
 
     def legal_actions(self, state: State[Table]) -> tuple[int, ...]:
         """KEEP or a SWAP for each hand card (CHOOSE), else the playable cards."""
@@ -331,7 +339,7 @@ class TheLast(Ruleset[Table]):
             return (KEEP, *[actions.SWAP | c for c in hand])  # actions.swap(c)
         trick = state.trick
         game = state.info.game
-        return playable(hand, trick, len(trick) == game.seats - 1, game.rules.last_play_free)
+        return playable(hand, trick, len(trick) == game.seats - 1, rules_of(game).last_play_free)
 
     def is_legal(self, state: State[Table], action: int) -> bool:
         """A card played is tested against the follow rules (LAST-PLAY-1..3), a keep or
@@ -343,7 +351,7 @@ class TheLast(Ruleset[Table]):
             return super().is_legal(state, action)
         game = state.info.game
         last = len(trick) == game.seats - 1
-        colours = colours_to_follow(trick, last, game.rules.last_play_free)
+        colours = colours_to_follow(trick, last, rules_of(game).last_play_free)
         return action in hand and (colours is None or follows(action, hand, colours))
 
     def automatic_action(self, state: State[Table]) -> int | None:
@@ -353,7 +361,7 @@ class TheLast(Ruleset[Table]):
         if game.players != 2 or state.current != GHOST or state.phase is not Phase.PLAY:
             return None
         order = state.extra.ghost_order
-        if game.rules.ghost_first_legal:
+        if rules_of(game).ghost_first_legal:
             return self.playable(game, order, state.trick)[0]
         return order[0]
 
@@ -431,7 +439,7 @@ class TheLast(Ruleset[Table]):
                 extra=Table(points[1:], points[0], None, table.ghost_order),
             )
             return flow.settle(nxt) if leader == GHOST and state.info.game.players == 2 else nxt
-        if points and state.info.game.rules.unused_to_last_winner:
+        if points and rules_of(state.info.game).unused_to_last_winner:
             taken = _add(taken, leader, points)
             points = ()
         over = state._replace(
@@ -510,7 +518,7 @@ class TheLast(Ruleset[Table]):
 
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """After ``rounds`` rounds (dispute LAST-D-ROUNDS)."""
-        over: bool = rounds_played >= game.rules.rounds
+        over: bool = rounds_played >= rules_of(game).rounds
         return over
 
     def winners(self, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
@@ -573,7 +581,7 @@ def face_down(game: Game, log: RoundLog) -> tuple[list[list[Card]], list[int]]:
         action = decisions.pop(0)
         down[last].append(card if action == KEEP else actions.card_of(action))
     unused = [0] * game.seats
-    if points and game.rules.unused_to_last_winner:
+    if points and rules_of(game).unused_to_last_winner:
         down[last] += points
         unused[last] = len(points)
     return down, unused

@@ -1,0 +1,100 @@
+"""The house rules: a game is a unit, and the layers point one way.
+
+* Every layer's registry covers exactly the rulesets of the model's registry.
+* Generic modules hold no ruleset id: only the modules in a registry's own folder (one
+  per game and layer) may name one.
+* The import contracts of ``pyproject.toml`` (``[tool.importlinter]``) are kept: the
+  applications build on the proofs, the proofs on the model, the model on the spec; no
+  package's modules import one another in a cycle; the trick encodings never import the
+  model's rules.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tricklaw.model.registry import Registry
+from tricklaw.model.rulesets import RULESETS
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = Path(importlib.import_module("tricklaw").__file__ or "").resolve().parent
+
+LAYERS = ("tricklaw.proofs.encodings:ENCODINGS",)
+"""Every layer's registry besides the model's, as ``module:name``."""
+
+
+def layer_registries() -> list[Registry[Any]]:
+    out = []
+    for path in LAYERS:
+        module, name = path.split(":")
+        registry = getattr(importlib.import_module(module), name)
+        assert isinstance(registry, Registry), path
+        out.append(registry)
+    return out
+
+
+@pytest.mark.parametrize("path", LAYERS)
+def test_every_layer_covers_exactly_the_models_rulesets(path: str) -> None:
+    module, name = path.split(":")
+    registry = getattr(importlib.import_module(module), name)
+    assert set(registry.ids()) == set(RULESETS.ids()), f"{registry.layer} ({path})"
+
+
+def _package_folder(registry: Registry[Any]) -> Path:
+    module = importlib.import_module(registry.package)
+    return Path(module.__file__ or "").resolve().parent
+
+
+def _source_files() -> list[Path]:
+    """Every module of the package (links followed once, each file once)."""
+    seen: dict[Path, None] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        seen.setdefault(path.resolve(), None)
+    for folder in ("model", "spec", "proofs"):
+        for path in sorted((PACKAGE / folder).resolve().rglob("*.py")):
+            seen.setdefault(path.resolve(), None)
+    return list(seen)
+
+
+def test_generic_modules_name_no_ruleset() -> None:
+    ids = set(RULESETS.ids())
+    games = {_package_folder(r) for r in [RULESETS, *layer_registries()]}
+    offenders = []
+    for path in _source_files():
+        if path.parent in games and path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in ids:
+                offenders.append(f"{path}:{node.lineno}: {node.value!r}")
+    assert not offenders, "ruleset ids in generic modules:\n" + "\n".join(offenders)
+
+
+def test_the_registries_find_a_game_added_by_registering_it() -> None:
+    """A game defined outside the folders (a plug-in's) joins a layer by registering."""
+    registry: Registry[str] = Registry("example part", "tricklaw.model.rulesets")
+    registry.register("tiny", "part")
+    assert registry.lookup("tiny") == "part" and "tiny" in registry
+    registry.unregister("tiny")
+    assert "tiny" not in registry
+
+
+def test_the_import_contracts_are_kept() -> None:
+    script = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert script, "import-linter is not installed (pip install '.[test]')"
+    run = subprocess.run(
+        [script, "--no-cache", "--config", str(ROOT / "pyproject.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
