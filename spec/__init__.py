@@ -4,6 +4,10 @@ Each ruleset has ``spec/<ruleset>.toml`` (clauses and disputes) and may have
 ``spec/<ruleset>.examples.toml`` (the text's worked examples as data). The seed
 texts they cite are listed, with their line counts and SHA-256, in
 ``spec/sources.toml``; :func:`load_registry` checks every clause against it.
+
+A game defined outside this package (a plug-in's, the tests' example game) keeps the same
+files in a folder of its own and adds it with :func:`add_folder`: its ``sources.toml``
+joins the list of texts, and its registries are found by ruleset id.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from tricklaw.spec.errors import SpecError
@@ -120,23 +125,60 @@ class Registry:
         return frozenset(c.id for c in self.clauses) | {d.id for d in self.disputes}
 
 
-def _read_toml(name: str) -> dict[str, Any]:
-    path = resources.files(__name__).joinpath(name)
-    if not path.is_file():
-        raise SpecError(f"spec file {name} is missing")
+_FOLDERS: list[Traversable] = [resources.files(__name__)]
+"""Where spec files are looked up, in order: this package's folder, then each folder
+given to :func:`add_folder`."""
+
+
+def add_folder(folder: Traversable) -> None:
+    """Look up spec files in ``folder`` too (after this package's own): a plug-in's
+    ``<ruleset>.toml``, ``<ruleset>.examples.toml`` and ``sources.toml``."""
+    if folder not in _FOLDERS:
+        _FOLDERS.append(folder)
+    sources.cache_clear()
+    load_registry.cache_clear()
+
+
+def remove_folder(folder: Traversable) -> None:
+    """Undo :func:`add_folder`."""
+    if folder in _FOLDERS[1:]:
+        _FOLDERS.remove(folder)
+    sources.cache_clear()
+    load_registry.cache_clear()
+
+
+def _find(name: str) -> Traversable | None:
+    for folder in _FOLDERS:
+        path = folder.joinpath(name)
+        if path.is_file():
+            return path
+    return None
+
+
+def _parse_toml(path: Traversable, name: str) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"spec file {name}: {exc}") from None
 
 
+def _read_toml(name: str) -> dict[str, Any]:
+    path = _find(name)
+    if path is None:
+        raise SpecError(f"spec file {name} is missing")
+    return _parse_toml(path, name)
+
+
 @cache
 def sources() -> dict[str, Source]:
-    """The seed texts, by file name (``spec/sources.toml``)."""
-    data = _read_toml("sources.toml")
-    return {
-        s["file"]: Source(s["file"], int(s["lines"]), s["sha256"]) for s in data.get("source", [])
-    }
+    """The seed texts, by file name (``spec/sources.toml``, then each added folder's)."""
+    out: dict[str, Source] = {}
+    for folder in _FOLDERS:
+        path = folder.joinpath("sources.toml")
+        if path.is_file():
+            for s in _parse_toml(path, "sources.toml").get("source", []):
+                out[s["file"]] = Source(s["file"], int(s["lines"]), s["sha256"])
+    return out
 
 
 def _lines(raw: Any, where: str, limit: int) -> Lines:
@@ -256,6 +298,5 @@ def load_registry(ruleset: str) -> Registry:
 def load_examples(ruleset: str) -> dict[str, Any]:
     """The worked examples of ``ruleset`` as parsed TOML (empty when it has none)."""
     name = f"{ruleset}.examples.toml"
-    if not resources.files(__name__).joinpath(name).is_file():
-        return {}
-    return _read_toml(name)
+    path = _find(name)
+    return {} if path is None else _parse_toml(path, name)

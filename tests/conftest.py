@@ -1,8 +1,14 @@
-"""Shared test set-up: Hypothesis profiles.
+"""Shared test set-up: Hypothesis profiles and the test tiers.
 
-Tests import the *installed* package (``pip install '.[test]'``); the
-repository folders are not on ``sys.path`` (pytest runs with
-``--import-mode=importlib``).
+Tests import the *installed* package (``pip install '.[test]'``, or the editable
+``pip install -e '.[test]'``); the repository folders are not on ``sys.path`` (pytest
+runs with ``--import-mode=importlib``).
+
+Two tiers: ``pytest`` runs everything (CI, the README's test command); ``pytest -m "not
+slow"`` is the inner loop. Tests marked ``slow`` each take seconds to minutes (the one
+``verify`` run, the docs build, whole-suite static checks, memory and time-out tests).
+In the fast tier Hypothesis tries fewer examples (the ``fast`` profile); the full run
+tries the full number, so nothing is checked less often in CI.
 """
 
 import shutil
@@ -16,7 +22,21 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
+settings.register_profile(
+    "fast",
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile("default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The fast tier (a marker expression that leaves out ``slow``) uses the ``fast``
+    Hypothesis profile, unless a profile was chosen on the command line."""
+    chosen = config.getoption("hypothesis_profile", None)
+    if chosen is None and "not slow" in (config.getoption("markexpr", "") or ""):
+        settings.load_profile("fast")
 
 
 @pytest.fixture(scope="session")

@@ -106,6 +106,7 @@ def test_an_unknown_clause_id_fails_the_build(tmp_path: Path) -> None:
     assert "unknown clause id 'STI93-TRICK-99'" in run.stderr
 
 
+@pytest.mark.slow
 def test_the_docs_build_without_warnings(tmp_path: Path) -> None:
     out = tmp_path / "html"
     start = time.perf_counter()

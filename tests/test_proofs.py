@@ -239,6 +239,7 @@ def _verify(*args: str) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_verify_writes_a_json_report_with_every_obligation(tmp_path: Any) -> None:
     import json
 

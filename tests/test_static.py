@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests", "docs/_ext", "setup.py"]
 
@@ -26,6 +28,7 @@ def test_ruff_is_clean() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
     for target in (["-p", "tricklaw"], [str(ROOT / "setup.py")]):
         run = subprocess.run(

@@ -1,0 +1,105 @@
+"""``tricklaw verify``, run once for the whole suite, and its report read closely.
+
+The run is the README's main job: every ruleset, player count and reading. Rather than
+run it again for each question, one module-scoped run writes its JSON report and every
+test here reads that report: the exit status and the closing lines, that nothing is
+unknown or a counterexample, that each ruleset and player count has every kind of
+obligation, that every finding is a recorded dispute, and that the printed counts are the
+report's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.spec import load_registry
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("verify")]
+
+PER_PLAYER_COUNT = {
+    "coverage",
+    "outcome-exists",
+    "outcome-unique",
+    "agreement",
+    "conservation-base",
+    "conservation-step",
+    "score-max",
+    "score-min",
+    "self-check",
+}
+"""The obligations every ruleset has at every player count."""
+
+
+@pytest.fixture(scope="module")
+def verify_run(tricklaw_script: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path = tmp_path_factory.mktemp("verify") / "report.json"
+    proc = subprocess.run(
+        [tricklaw_script, "verify", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    report = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    return proc, report
+
+
+def test_verify_exits_0_and_says_so(verify_run: Any) -> None:
+    proc, report = verify_run
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    total = len(report["results"])
+    assert proc.stdout.rstrip().splitlines()[-1] == f"{total} passed, 0 failed"
+
+
+def test_nothing_is_unknown_or_a_counterexample(verify_run: Any) -> None:
+    _, report = verify_run
+    statuses = Counter(r["status"] for r in report["results"])
+    assert set(statuses) <= {"proved", "pass", "finding"}, statuses
+    assert statuses["proved"] > 0 and statuses["finding"] > 0
+    assert report["counts"] == dict(statuses)
+
+
+def test_every_ruleset_and_player_count_has_every_obligation(verify_run: Any) -> None:
+    _, report = verify_run
+    seen: dict[tuple[str, str], set[str]] = {}
+    for row in report["results"]:
+        seen.setdefault((row["ruleset"], row["players"]), set()).add(row["obligation"])
+    for ruleset_id, ruleset in RULESETS.items():
+        for players in ruleset.player_counts:
+            missing = PER_PLAYER_COUNT - seen.get((ruleset_id, str(players)), set())
+            assert not missing, f"{ruleset_id} with {players} players lacks {sorted(missing)}"
+
+
+def test_every_finding_is_a_recorded_dispute_with_a_witness(verify_run: Any) -> None:
+    _, report = verify_run
+    for row in report["results"]:
+        if row["status"] != "finding":
+            continue
+        disputes = {d.id for d in load_registry(row["ruleset"]).disputes}
+        assert disputes & set(row["clauses"]), row
+        assert row["witness"], row
+
+
+def test_every_bound_is_met_by_its_witness(verify_run: Any) -> None:
+    """A proved score bound is tight: its witness replays to exactly the bound."""
+    _, report = verify_run
+    bounds = [r for r in report["results"] if r["obligation"] in {"score-max", "score-min"}]
+    assert bounds
+    for row in bounds:
+        if row["status"] == "proved":
+            assert row["witness"]["score"] == row["witness"]["bound"], row
+
+
+def test_the_report_is_written_where_asked_and_only_there(verify_run: Any) -> None:
+    _, report = verify_run
+    assert report["format"] == "tricklaw-verify" and report["version"] == 1
+    assert report["scope"]["ruleset"] is None and report["scope"]["players"] is None
+    assert not Path("report.json").exists()
