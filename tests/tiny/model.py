@@ -25,7 +25,7 @@ from tricklaw.model.cards import Card, Palette, build_deck
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, follows, winner_takes_all
 
 PALETTE = Palette(("red", "green", "blue"), ("R", "G", "B"))
