@@ -21,10 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tricklaw import verify
 from tricklaw.model.cards import Card, colour_of, make_card
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.rulesets import hund as hund_rules
-from tricklaw.proofs import bound_readings, bounds, verify
+from tricklaw.proofs import bound_readings, bounds
 from tricklaw.proofs.bound_readings import (
     COMBINATIONS,
     COMBINED,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tricklaw.proofs.bench import compiled
+from tricklaw.bench import compiled
 
 clause = pytest.mark.clause
 

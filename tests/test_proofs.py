@@ -210,7 +210,7 @@ def test_a_time_out_is_unknown_never_proved() -> None:
 
 
 def test_verify_counts_unknown_as_not_proved() -> None:
-    from tricklaw.proofs.verify import BAD
+    from tricklaw.verify import BAD
 
     assert UNKNOWN in BAD and COUNTEREXAMPLE in BAD and PROVED not in BAD
 

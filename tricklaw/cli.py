@@ -245,7 +245,7 @@ def cmd_trick(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
     time the log checker instead (``actions_per_s``)."""
-    from tricklaw.proofs.bench import bench_rounds, compiled
+    from tricklaw.bench import bench_rounds, compiled
 
     game = _make_game(args)
     if args.check:
@@ -274,7 +274,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run every check: registries, worked examples, model self-checks."""
-    from tricklaw.proofs.verify import Scope, run_verify
+    from tricklaw.verify import Scope, run_verify
 
     if args.players is not None and args.players < 1:
         raise TricklawError(f"--players must be at least 1, not {args.players}")
