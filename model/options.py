@@ -13,9 +13,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from tricklaw.spec.errors import OptionError
 
 OptionValue = str | int
+
+
+# Compiled with mypyc where the build allows (setup.py); an interpreted ruleset (Sticheln,
+# the tests' example game) subclasses it too.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CompiledRules:
+    """A ruleset's options compiled for its hot path (``Ruleset.compile``, read as
+    ``Game.rules``): each ruleset's ``Rules`` subclasses this, and its module reads them
+    typed through ``rules_of(game)``."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)

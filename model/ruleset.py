@@ -18,7 +18,13 @@ from mypy_extensions import mypyc_attr
 
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette
-from tricklaw.model.options import Options, OptionSpec, OptionValue, resolve_options
+from tricklaw.model.options import (
+    CompiledRules,
+    Options,
+    OptionSpec,
+    OptionValue,
+    resolve_options,
+)
 from tricklaw.model.record import dumps_state
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Deal, DealSource, Game, RoundLog, State
@@ -73,9 +79,10 @@ class Ruleset(ABC, Generic[X]):
         """The places at the table for ``players`` (more when the rules add a player)."""
         return players
 
-    def compile(self, options: Options) -> Any:
-        """``options`` in the form the ruleset's hot path reads (``Game.rules``)."""
-        return options
+    def compile(self, options: Options) -> CompiledRules:
+        """``options`` in the form the ruleset's hot path reads (``Game.rules``); a ruleset
+        whose hot path reads no option keeps this empty default."""
+        return CompiledRules()
 
     @abstractmethod
     def deck(self, players: int, options: Options) -> tuple[Card, ...]:

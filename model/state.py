@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Card
-from tricklaw.model.options import Options
+from tricklaw.model.options import CompiledRules, Options
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec.errors import IllegalActionError
 
@@ -89,7 +89,7 @@ class Game:
     players: int
     seats: int
     options: Options
-    rules: object
+    rules: CompiledRules
     """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``); each
     ruleset module reads them typed, through its ``rules_of(game)``."""
 

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, make_card
-from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
@@ -56,7 +56,7 @@ VIRTUAL = 2
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(CompiledRules):
     """The options of one game, compiled."""
 
     trump_timing: str

@@ -28,7 +28,7 @@ from typing import Any
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
-from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
@@ -42,7 +42,7 @@ HAND_SIZE = 15
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(CompiledRules):
     """The options of one game, compiled."""
 
     lowest_among_rest: bool

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
-from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
@@ -56,7 +56,7 @@ class Selection:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(CompiledRules):
     """The options of one game, compiled to what the hot path needs."""
 
     follow: str

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import KEEP, ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
-from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
@@ -71,7 +71,7 @@ class Table(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(CompiledRules):
     """The options of one game, compiled."""
 
     last_play_free: bool

@@ -22,7 +22,7 @@ from typing import Any
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
-from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
@@ -34,7 +34,7 @@ DECK = build_deck(range(3), range(1, 5))
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(CompiledRules):
     """The options of one game, compiled."""
 
     tie_has_no_winner: bool
