@@ -3,7 +3,7 @@
 **stdio** (``tricklaw serve --stdio``): one JSON-RPC request per line on standard input,
 one response per line on standard output, flushed at once; the open games live as long
 as the process. End of input ends the server with status 0. A line longer than
-:data:`~tricklaw.oracle.MAX_LINE_BYTES` is skipped unread and answered with an error.
+:data:`~tricklaw.oracle.protocol.MAX_LINE_BYTES` is skipped unread and answered with an error.
 
 **HTTP** (``tricklaw serve --http PORT [--host HOST]``, on 127.0.0.1 by default):
 
@@ -17,7 +17,7 @@ as the process. End of input ends the server with status 0. A line longer than
 
 Every request body must state its ``Content-Length`` (at most 1 MiB); a client that
 stalls for :data:`SOCKET_TIMEOUT` seconds is dropped. One lock serialises the calls, so
-the games of all clients are one :class:`~tricklaw.oracle.Oracle` (game ids are shared:
+the games of all clients are one :class:`~tricklaw.oracle.session.Oracle` (game ids are shared:
 this is a tool for development and testing, not an internet service).
 """
 

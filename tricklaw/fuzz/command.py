@@ -1,0 +1,101 @@
+"""``tricklaw fuzz``: the subcommand's arguments checked, the run made, the case files
+written and the summary printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tricklaw.fuzz.engine import ENGINE_TIMEOUT
+from tricklaw.fuzz.run import fuzz, replay_case
+from tricklaw.model.options import parse_option_args
+from tricklaw.model.rulesets import RULESETS, get_ruleset
+from tricklaw.spec.errors import TricklawError
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """``tricklaw fuzz``."""
+    if args.replay:
+        outcome = replay_case(args.engine, args.replay, args.timeout)
+        if outcome.disagreement is None:
+            sys.stdout.write(f"the engine now agrees on {args.replay} ({outcome.actions} steps)\n")
+            return 0
+        sys.stdout.write(
+            f"disagrees: {outcome.disagreement.message} {list(outcome.disagreement.clauses)}\n"
+        )
+        return 1
+    for name, low in (("games", 1), ("timeout", 0)):
+        if getattr(args, name) is not None and getattr(args, name) < low:
+            raise TricklawError(f"fuzz: --{name} must be at least {low}")
+    if args.ruleset is not None:
+        ruleset = get_ruleset(args.ruleset)
+        if args.players is not None:
+            ruleset.make_game(args.players)
+    elif args.players is not None:
+        raise TricklawError("fuzz: --players needs a RULESET")
+    rulesets = [args.ruleset] if args.ruleset else list(RULESETS)
+    fixed = dict(parse_option_args(args.option or []))
+    for name in rulesets:  # every fixed option must be one of each ruleset fuzzed
+        get_ruleset(name).make_game(get_ruleset(name).player_counts[0], fixed)
+    if not 0 <= args.seed < 2**64:
+        raise TricklawError(f"fuzz: --seed {args.seed} is outside 0 .. 2**64-1")
+    run = fuzz(
+        args.engine,
+        rulesets=rulesets,
+        players=args.players,
+        fixed=fixed,
+        games=args.games,
+        seed=args.seed,
+        seconds=args.time,
+        keep_going=args.keep_going,
+        timeout=args.timeout,
+    )
+    out = Path(args.out)
+    for n, report in enumerate(run.failures, 1):
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"fuzz-{n}.json"
+            path.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+        except OSError as exc:
+            raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None
+        found = report["disagreement"]
+        sys.stdout.write(
+            f"disagrees ({report['ruleset']}, {report['players']} players, "
+            f"{len(report['actions'])} actions{_shrink_note(report['shrunk'])}): "
+            f"{found['message']} "
+            f"{found['clauses']}\n  case written to {path}\n"
+        )
+    sys.stdout.write(run.summary() + "\n")
+    return 1 if run.failures else 0
+
+
+def _shrink_note(shrunk: bool) -> str:
+    return " after shrinking" if shrunk else ", not shrunk: the engine broke the protocol"
+
+
+def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``fuzz`` subcommand to the ``tricklaw`` parser's ``subparsers``."""
+    p = subparsers.add_parser(
+        "fuzz",
+        help="differential fuzzing of an engine that speaks the oracle's stdio protocol",
+        description="Play random and adversarial games on ENGINE and on the reference "
+        "model, compare every answer, and shrink the first disagreement to a minimal case. "
+        "Exit status: 0 agree, 1 a disagreement, 2 bad input.",
+    )
+    p.add_argument("ruleset", nargs="?", help="only this ruleset (default: all)")
+    p.add_argument("--engine", required=True, metavar="COMMAND", help="the engine's command line")
+    p.add_argument("--players", "-n", type=int, help="only this player count (needs RULESET)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="fix an option")
+    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    p.add_argument("--out", default="fuzz-cases", help="where cases go (default ./fuzz-cases)")
+    p.add_argument("--keep-going", action="store_true", help="go on after a disagreement")
+    p.add_argument(
+        "--timeout", type=float, default=ENGINE_TIMEOUT, help="seconds per engine answer"
+    )
+    p.add_argument("--replay", metavar="FILE", help="play the case in FILE again on the engine")
+    p.set_defaults(func=cmd_fuzz)

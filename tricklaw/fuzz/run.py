@@ -1,0 +1,102 @@
+"""A fuzz run: games played one after another on one engine (started again after it
+breaks the protocol), each disagreement shrunk and reported; and one case file played
+again."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tricklaw.fuzz.cases import Outcome
+from tricklaw.fuzz.engine import ENGINE_TIMEOUT, Engine
+from tricklaw.fuzz.games import new_case
+from tricklaw.fuzz.play import play_case
+from tricklaw.fuzz.report import case_from_json, case_json
+from tricklaw.fuzz.shrink import shrink
+from tricklaw.spec.errors import TricklawError
+
+
+@dataclass(slots=True)
+class Run:
+    """What a fuzz run found and how fast."""
+
+    games: int = 0
+    actions: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        rate = self.games / self.seconds * 60 if self.seconds else 0.0
+        found = f"{len(self.failures)} disagreement(s)" if self.failures else "no disagreement"
+        return (
+            f"{found} in {self.games} games, {self.actions} actions, {self.requests} engine "
+            f"requests in {self.seconds:.1f} s ({rate:,.0f} games/min)"
+        )
+
+
+def fuzz(
+    command: str,
+    *,
+    rulesets: Sequence[str],
+    players: int | None,
+    fixed: dict[str, Any],
+    games: int,
+    seed: int,
+    seconds: float | None = None,
+    keep_going: bool = False,
+    timeout: float = ENGINE_TIMEOUT,
+) -> Run:
+    """Fuzz the engine ``command``; stops at the first disagreement unless ``keep_going``."""
+    run = Run()
+    start = time.perf_counter()
+    engine = Engine(command, timeout)
+    try:
+        for index in range(games):
+            if seconds is not None and time.perf_counter() - start > seconds:
+                break
+            case = new_case(index, seed, rulesets, players, fixed)
+            outcome = play_case(engine, case)
+            run.games += 1
+            run.actions += outcome.actions
+            if outcome.disagreement is None:
+                continue
+            if outcome.disagreement.kind == "protocol":  # the engine may be dead: start again
+                run.requests += engine.requests
+                engine.close()
+                engine = Engine(command, timeout)
+                small, shrunk = outcome, False
+            else:
+                small, shrunk = shrink(engine, outcome), True
+            report = case_json(small, command)
+            report["shrunk"] = shrunk
+            report["game_index"] = index
+            report["run_seed"] = seed
+            run.failures.append(report)
+            if not keep_going:
+                break
+    finally:
+        run.requests += engine.requests
+        engine.close()
+        run.seconds = time.perf_counter() - start
+    return run
+
+
+def replay_case(command: str, path: str, timeout: float = ENGINE_TIMEOUT) -> Outcome:
+    """Play the case of a report file again on the engine."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise TricklawError(f"fuzz: cannot read {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise TricklawError(f"fuzz: {path} is not JSON: {exc}") from None
+    case = case_from_json(data, path)
+    engine = Engine(command, timeout)
+    try:
+        return play_case(engine, case, limit=len(case.steps))
+    finally:
+        engine.close()

@@ -1,0 +1,100 @@
+"""The JSON Schemas of the protocol: the definitions the methods share (the record's
+card, seat, deal and trick, the oracle's game view) and the helpers that write a
+method's parameters and result; :class:`Method` pairs them with the method's handler."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from tricklaw.model.record import record_schema
+
+if TYPE_CHECKING:
+    from tricklaw.oracle.session import Oracle
+
+
+def ref(name: str) -> dict[str, str]:
+    """A reference to the shared definition ``name``."""
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def object_schema(
+    properties: Mapping[str, Any], required: tuple[str, ...] = (), **more: Any
+) -> dict[str, Any]:
+    """An object of exactly these ``properties`` (no others), ``required`` among them."""
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required),
+        "additionalProperties": False,
+        **more,
+    }
+
+
+GAME_ID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "A game id."}
+SEAT_LIST = {"type": "array", "items": ref("seat")}
+GAME = {"game": GAME_ID}
+"""The ``game`` parameter of every method that works on an open game."""
+
+
+@cache
+def definitions() -> dict[str, Any]:
+    """The schemas the methods share: the record's card, seat, deal and trick, and the
+    oracle's own game view."""
+    record = record_schema()["$defs"]
+    defs: dict[str, Any] = {name: record[name] for name in ("card", "cards", "seat", "deal")}
+    defs["trick"] = record["trick"]
+    defs["options"] = {
+        "type": "object",
+        "additionalProperties": {"type": ["string", "integer"]},
+        "description": "Option name to value; options left out take their defaults.",
+    }
+    defs["action"] = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 32,
+        "description": "An action in notation: R5, select R5, keep, swap R5, leader 2, "
+        "designate R5.",
+    }
+    defs["round_end"] = object_schema(
+        {"index": {"type": "integer"}, "scores": {"type": "array"}, "facts": {"type": "object"}},
+        ("index", "scores"),
+    )
+    defs["view"] = object_schema(
+        {
+            "round": {"type": "integer", "description": "The round in progress (from 0)."},
+            "phase": {"enum": ["select", "play", "choose", "over"]},
+            "current_player": {"type": "integer", "description": "-1 when the game is over."},
+            "leader": {"type": "integer"},
+            "trick": ref("cards"),
+            "hands": {"type": "array", "items": ref("cards")},
+            "legal_actions": {"type": "array", "items": ref("action")},
+            "tricks_played": {"type": "integer"},
+            "totals": {"type": "array", "items": {"type": "integer"}},
+            "terminal": {"type": "boolean"},
+        },
+        (
+            "round",
+            "phase",
+            "current_player",
+            "legal_actions",
+            "totals",
+            "terminal",
+        ),
+        description="The whole state as the oracle sees it: every hand, the trick so far, "
+        "the current player and his legal actions.",
+    )
+    return defs
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """One method of the protocol: its parameters' and result's schemas, and its handler."""
+
+    name: str
+    summary: str
+    params: dict[str, Any]
+    result: dict[str, Any]
+    handler: Callable[[Oracle, dict[str, Any]], Any]
