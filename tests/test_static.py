@@ -48,3 +48,21 @@ def test_the_package_folder_links_the_layers() -> None:
         link = ROOT / "tricklaw" / name
         assert link.is_symlink(), f"tricklaw/{name} is not a link"
         assert link.resolve() == (ROOT / name).resolve()
+
+
+def test_every_package_folder_is_installed() -> None:
+    """``pyproject.toml`` lists the packages to install one by one (its folders map onto
+    ``tricklaw``): a new subpackage missing from the list would be left out of a normal
+    install while an editable one still found it."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = set()
+    for init in (ROOT / "tricklaw").rglob("__init__.py"):
+        parts = init.parent.relative_to(ROOT).parts
+        found.add(".".join(parts))
+    for name in ("model", "spec", "proofs"):
+        for init in (ROOT / name).rglob("__init__.py"):
+            found.add(".".join(("tricklaw", *init.parent.relative_to(ROOT).parts)))
+    assert found == listed, f"missing: {sorted(found - listed)}; extra: {sorted(listed - found)}"
