@@ -90,6 +90,7 @@ def _sphinx(src: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess[str]
     )
 
 
+@pytest.mark.slow
 def test_an_unknown_clause_id_fails_the_build(tmp_path: Path) -> None:
     src = tmp_path / "src"
     src.mkdir()

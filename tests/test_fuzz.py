@@ -25,6 +25,7 @@ def mutant(name: str) -> str:
     return f"{sys.executable} {MUTANT} {name}"
 
 
+@pytest.mark.slow
 def test_the_oracle_agrees_with_itself_on_every_ruleset(tricklaw_script: str) -> None:
     """The comparison itself is right: tricklaw's own oracle passes 100 games of every kind."""
     run = fuzz(
@@ -39,6 +40,7 @@ def test_the_oracle_agrees_with_itself_on_every_ruleset(tricklaw_script: str) ->
     assert run.actions > 5000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "rulesets", "kind", "clauses"),
     [
@@ -101,6 +103,7 @@ def test_engines_that_break_the_protocol_are_reported(name: str, message: str) -
     assert found["kind"] == "protocol" and message in found["message"]
 
 
+@pytest.mark.slow
 def test_a_silent_engine_times_out() -> None:
     run = fuzz(
         f"{sys.executable} -c 'import time; time.sleep(30)'",
@@ -137,6 +140,7 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_command_reports_a_case_and_exits_1(tricklaw_script: str, tmp_path: Path) -> None:
     proc = _run(
         tricklaw_script,

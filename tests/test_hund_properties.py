@@ -232,6 +232,7 @@ def test_the_lead_decider_and_the_start_player_follow_the_text(config: tuple[Gam
             assert facts(log)["sets"] == []
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, database=None)
 @given(config=hund_games(), cut=st.floats(0, 1))
 def test_records_round_trip_through_replay(config: tuple[Game, int], cut: float) -> None:
@@ -443,3 +444,4 @@ TestWholeHundGames = WholeHundGames.TestCase
 TestWholeHundGames.settings = settings(
     max_examples=12, stateful_step_count=40, deadline=None, database=None
 )
+TestWholeHundGames.pytestmark = [pytest.mark.slow]

@@ -60,6 +60,7 @@ def ids_to_actions(game: Any, ids: list[int]) -> tuple[int, ...]:
 # --- OpenSpiel's own test of a game --------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players"), CASES)
 def test_random_sim_test(ruleset_id: str, players: int) -> None:
     game = load(ruleset_id, players)
@@ -68,12 +69,14 @@ def test_random_sim_test(ruleset_id: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_random_sim_test_of_variants(name: str) -> None:
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_openspiel_algorithms_run_on_the_games() -> None:
     """Outcome-sampling MCCFR (keyed by information-state strings) and the RL environment
     (information-state tensors, rewards) play The Last with its ghost."""

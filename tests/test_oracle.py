@@ -299,6 +299,7 @@ NEAR = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(method=st.sampled_from([*METHODS, "nope"]), params=NEAR | JSON)
 def test_hostile_requests_get_structured_answers(method: str, params: Any) -> None:

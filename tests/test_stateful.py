@@ -139,6 +139,7 @@ def _test_case(ruleset_id: str) -> type:
     machine = type(f"WholeGames_{ruleset_id}", (WholeGames,), {"ruleset_id": ruleset_id})
     case = machine.TestCase
     case.settings = settings(max_examples=12, stateful_step_count=80, deadline=None, database=None)
+    case.pytestmark = [pytest.mark.slow]
     return case
 
 
