@@ -27,7 +27,11 @@ from tricklaw.model.rulesets import RULESETS
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(importlib.import_module("tricklaw").__file__ or "").resolve().parent
 
-LAYERS = ("tricklaw.proofs.encodings:ENCODINGS", "tricklaw.views:VIEWS")
+LAYERS = (
+    "tricklaw.proofs.encodings:ENCODINGS",
+    "tricklaw.vectors.profiles:PROFILES",
+    "tricklaw.views:VIEWS",
+)
 """Every layer's registry besides the model's, as ``module:name``."""
 
 

@@ -33,6 +33,8 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
+from tricklaw.vectors.profiles import PROFILES
+from tricklaw.vectors.profiles.hund import hot_values, model_context, sample_hund_context
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "spec" / "vectors"
@@ -284,10 +286,10 @@ def test_trick_vectors_hold_every_outcome_of_an_independent_sample(ruleset_id: s
         deck = ruleset.deck(players, game.options)
         rng = SplitMix64(0xC0FFEE + players)
         for _ in range(400):
-            context = vectors.sample_hund_context(rng, game) if ruleset_id == "hund" else None
-            hot = [] if context is None else vectors.hot_values(context)
+            context = sample_hund_context(rng, game) if ruleset_id == "hund" else None
+            hot = [] if context is None else hot_values(context)
             cards: tuple[Card, ...] = vectors.sample_trick(rng, deck, game.seats, hot)
-            result = ruleset.judge_trick(game, cards, vectors.model_context(context))
+            result = ruleset.judge_trick(game, cards, model_context(context))
             assert outcome(result.clauses, result.winner) in have, (players, options, cards)
 
 
@@ -320,7 +322,8 @@ def test_trick_vectors_hold_every_tie_and_no_winner_case() -> None:
 
 
 def test_legal_vectors_cover_every_reading_and_player_count() -> None:
-    for ruleset_id, variants in vectors.LEGAL_VARIANTS.items():
+    for ruleset_id, profile in PROFILES.items():
+        variants = profile.legal_variants
         ruleset = get_ruleset(ruleset_id)
         cases = docs()[f"{ruleset_id}.legal.json"]["cases"]
         for players in ruleset.player_counts:
@@ -349,3 +352,9 @@ def test_perft_counts_start_from_the_legal_actions_of_the_deal() -> None:
             counts = case["expected"]["counts"]
             assert counts[0] == len(state.legal_actions())
             assert len(counts) == case["input"]["depth"] >= 4
+
+
+def test_every_ruleset_has_one_vector_profile() -> None:
+    # every game's vectors come from its own profile module; a game without one cannot
+    # generate its vector files
+    assert sorted(PROFILES) == sorted(RULESETS)
