@@ -107,14 +107,20 @@ def _check_clause_ids(documents: Mapping[str, Json]) -> None:
                 raise VectorError(f"{name} {case['id']}: unknown clause ids {', '.join(unknown)}")
 
 
+def ruleset_documents(ruleset: Ruleset[Any]) -> dict[str, Json]:
+    """The vector documents of one ruleset, by file name: one per kind (every kind but
+    ``rng``), its cases freshly generated."""
+    return {
+        file_name(kind, ruleset.id): _document(kind, ruleset, generate_kind(ruleset))
+        for kind, generate_kind in GENERATORS.items()
+    }
+
+
 @cache
 def _generate() -> tuple[tuple[str, str], ...]:
     documents: dict[str, Json] = {"rng.json": _document("rng", None, rng_cases())}
     for ruleset in RULESETS.values():
-        for kind, generate_kind in GENERATORS.items():
-            documents[file_name(kind, ruleset.id)] = _document(
-                kind, ruleset, generate_kind(ruleset)
-            )
+        documents |= ruleset_documents(ruleset)
     _check_clause_ids(documents)
     index = {
         "format": INDEX_FORMAT,
