@@ -31,7 +31,7 @@ def sample_hund_context(rng: SplitMix64, game: Game) -> Json:
     """A random Hund trick context: the powers held before the trick (0-5 suits, fewer
     more often) and the round's designated number (HUND-DESIG-1), or one designation set
     per power (HUND-OPT-2; distinct suits and values)."""
-    compiled: rules.Rules = game.rules
+    compiled = rules.rules_of(game)
     letters = rules.PALETTE.letters
     held = sample(rng, range(len(letters)), (0, 0, 1, 1, 2, 3, 4, 5)[rng.below(8)])
     powers = [letters[s] for s in held]
@@ -198,11 +198,11 @@ class HundProfile(Profile):
         :func:`~tricklaw.model.rulesets.hund.lead_decider` of the powers held."""
         holders = [game.ruleset.palette.letters.index(x) for x in inputs["facts"]["powers"]]
         virtual = rules.VIRTUAL if game.players == 2 else None
-        points = rules.round_score(taken, holders, game.rules, virtual)
+        points = rules.round_score(taken, holders, rules.rules_of(game), virtual)
         decider = rules.lead_decider(
             taken,
             holders,
-            game.rules,
+            rules.rules_of(game),
             seating=tuple(inputs["seating"]),
             start=inputs["first_leader"],
             virtual=virtual,
@@ -236,7 +236,7 @@ class HundProfile(Profile):
         """The aim, suits and start, the designation, every power assigned, the start
         player's choice, the custom options and the virtual player, where shown."""
         ruleset = game.ruleset
-        compiled: rules.Rules = game.rules
+        compiled = rules.rules_of(game)
         out = super().game_clauses(game, record)
         out += roles(ruleset, "aim", "suits", "colours", "players", "start", "next-lead")
         out += roles(ruleset, "plus-minus")
