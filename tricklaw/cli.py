@@ -22,6 +22,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.plugins import load_plugins
 from tricklaw.spec.errors import TricklawError
 
 EXIT_BAD_INPUT = 2
@@ -440,6 +441,7 @@ def _check_seed(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
+        load_plugins()
         args = build_parser().parse_args(argv)
         _check_seed(args)
         status: int = args.func(args)

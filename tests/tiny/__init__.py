@@ -26,6 +26,8 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
+REGISTRIES = (RULESETS, PROFILES, VIEWS)
+"""The layers' registries Tiny joins (the spec folder aside)."""
 
 
 def register() -> None:
@@ -38,6 +40,6 @@ def register() -> None:
 
 def unregister() -> None:
     """Remove Tiny from every layer."""
-    for registry in (VIEWS, PROFILES, RULESETS):
+    for registry in reversed(REGISTRIES):
         registry.unregister(RULESET_ID)
     spec.remove_folder(SPEC)

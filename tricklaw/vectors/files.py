@@ -97,7 +97,8 @@ def dumps(document: Json) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _check_clause_ids(documents: Mapping[str, Json]) -> None:
+def check_clause_ids(documents: Mapping[str, Json]) -> None:
+    """Raise VectorError naming a case that cites a clause id its ruleset lacks."""
     known: dict[str, frozenset[str]] = {r: load_registry(r).ids for r in RULESETS}
     for name, doc in documents.items():
         for case in doc["cases"]:
@@ -121,7 +122,7 @@ def _generate() -> tuple[tuple[str, str], ...]:
     documents: dict[str, Json] = {"rng.json": _document("rng", None, rng_cases())}
     for ruleset in RULESETS.values():
         documents |= ruleset_documents(ruleset)
-    _check_clause_ids(documents)
+    check_clause_ids(documents)
     index = {
         "format": INDEX_FORMAT,
         "version": VERSION,
