@@ -58,7 +58,13 @@ def _cli(plugin_path: str, *args: str, stdin: str | None = None) -> Any:
     env = {**os.environ, "PYTHONPATH": plugin_path}
     exe = Path(sys.executable).parent / "tricklaw"
     return subprocess.run(
-        [str(exe), *args], input=stdin, capture_output=True, text=True, env=env, timeout=600
+        [str(exe), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
     )
 
 
