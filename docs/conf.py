@@ -2,39 +2,19 @@
 
 Build: ``python -m sphinx -W -n -b html docs docs/_build/html`` (after
 ``pip install '.[test]'``). The pages under ``generated/`` are written at build time by
-the project's extension ``_ext/tricklaw_docs.py``.
+the project's extension, the package ``_ext/tricklaw_docs/``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
-# The repository root holds a folder ``tricklaw/`` that is only part of the package (the
-# install maps model/, spec/ and proofs/ into it). When Sphinx runs from the root, drop the
-# root from sys.path; the package is imported from its staged sources (below).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != DOCS.parent]
-sys.path.insert(0, str(DOCS / "_ext"))
-
-
-def _stage_sources() -> Path:
-    """The package's Python sources in the installed layout (``setup.stage_package``),
-    under ``_build/``. autodoc reads signatures and annotations from them: the installed
-    package has compiled modules (mypyc) in their place, whose signatures it cannot read."""
-    spec = importlib.util.spec_from_file_location("tricklaw_setup", DOCS.parent / "setup.py")
-    assert spec is not None and spec.loader is not None
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    tree = DOCS / "_build" / "python-src"
-    shutil.rmtree(tree, ignore_errors=True)
-    build.stage_package(DOCS.parent, tree)
-    return tree
-
-
-sys.path.insert(0, str(_stage_sources()))
+# The repository root is the package's source tree (``tricklaw/model``, ``spec`` and
+# ``proofs`` link to the top-level folders), so it comes first on sys.path: autodoc reads
+# signatures and annotations from these sources, which an installed build compiles (mypyc).
+sys.path[:0] = [str(DOCS.parent), str(DOCS / "_ext")]
 
 project = "tricklaw"
 author = "the tricklaw authors"
@@ -75,7 +55,8 @@ tricklaw_plot_rounds = 200
 nitpick_ignore_regex = [
     (
         r"py:.*",
-        r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io|http|subprocess)"
+        r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io|http|subprocess"
+        r"|importlib)"
         r"(\..*)?",
     ),
     # The OpenSpiel adapter's numpy tensors and pyspiel base classes.

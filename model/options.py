@@ -40,7 +40,8 @@ class OptionSpec:
     ``dispute`` is the id of the dispute whose readings the choices are, or
     ``None`` for a plain parameter. ``affects_trick`` says whether the option
     can change who takes a single trick (the ``trick`` command compares readings
-    of those).
+    of those). ``acts_with`` names the other options' values without which this
+    option changes nothing (a sub-option of another rule), empty when it always acts.
     """
 
     name: str
@@ -51,6 +52,7 @@ class OptionSpec:
     maximum: int = 10**6
     dispute: str | None = None
     affects_trick: bool = False
+    acts_with: tuple[tuple[str, OptionValue], ...] = ()
 
     @property
     def is_integer(self) -> bool:

@@ -9,7 +9,12 @@ The clause scanner and the rules of the check live in ``docs/_ext/tricklaw_trace
 * every clause of kind ``trick`` is cited in ``proofs/``.
 
 The build runs ``python -m sphinx -W -n -b html docs <tmp>`` from outside the repository,
-so it documents the installed package, exactly as after ``pip install '.[test]'``.
+exactly as after ``pip install '.[test]'``; ``docs/conf.py`` puts the repository root
+(the package's source tree) first on ``sys.path``, so autodoc reads plain sources.
+
+The extension (the package ``docs/_ext/tricklaw_docs/``) is not installed: the tests
+import it with ``docs/_ext`` on ``sys.path``. A ruleset's page is a function of its id
+alone, so a plug-in game (``tests/tiny/``) gets one too.
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ import importlib.util
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from tricklaw.model.rulesets import RULESETS
+from tricklaw.spec import load_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -78,6 +85,44 @@ def test_the_scanners_agree_with_the_clause_coverage_test() -> None:
         "STI-TRICK-2",
         "STI-TRICK-3",
     ]
+
+
+@pytest.fixture
+def docs_extension(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The docs extension's package, imported from ``docs/_ext``."""
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+    return importlib.import_module("tricklaw_docs")
+
+
+@pytest.fixture
+def tiny_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The example plug-in game of ``tests/tiny/``, registered in every layer while the
+    test runs; its ruleset id."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    tiny = importlib.import_module("tiny")
+    tiny.register()
+    try:
+        yield tiny.RULESET_ID
+    finally:
+        tiny.unregister()
+
+
+def test_a_plug_in_game_gets_its_pages(docs_extension: ModuleType, tiny_game: str) -> None:
+    """The per-ruleset pages are generated from the registries for any ruleset id: the
+    plug-in's ruleset page anchors every clause of its registry and names its dispute, and
+    the disputes register and the matrix have its section."""
+    page = docs_extension.rulesets.ruleset_page(tiny_game)
+    clauses = [c.id for c in load_registry(tiny_game).clauses]
+    assert "TINY-DECK-1" in clauses
+    assert page.startswith(f"(ruleset-{tiny_game})=\n")
+    for cid in clauses:
+        assert f"(clause-{cid.lower()})=\n### {cid}\n" in page
+    assert "| `tie` | `shared` | `shared`, `nobody` | {clause}`TINY-D-TIE` |" in page
+    section = "\n".join(docs_extension.disputes.dispute_section(tiny_game))
+    assert "(dispute-tiny-d-tie)=\n### TINY-D-TIE: " in section
+    assert "`--option tie=nobody`" in section
+    table = "\n".join(docs_extension.matrix.matrix_section(tiny_game))
+    assert all(f"| {{clause}}`{cid}` |" in table for cid in clauses)
 
 
 def _sphinx(src: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess[str]:

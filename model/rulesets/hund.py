@@ -53,6 +53,9 @@ ROUNDS = 5
 BASE_DESIGNATIONS = (1, 2, 3, 4, 5)
 VIRTUAL = 2
 """The virtual player's seat in the two-player game."""
+SETS: tuple[tuple[str, str], ...] = (("designation-mode", "sets"),)
+"""The custom option the ``set-*`` options refine: they act only with designation sets
+(HUND-OPT-2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +376,7 @@ class Hund(Ruleset[Powers]):
             "may two designation sets name one suit",
             choices=("distinct", "any"),
             dispute="HUND-D-SETSUITS",
+            acts_with=SETS,
         ),
         OptionSpec(
             "set-match",
@@ -380,6 +384,7 @@ class Hund(Ruleset[Powers]):
             "which played cards match a designation set",
             choices=("card", "value"),
             dispute="HUND-D-SETMATCH",
+            acts_with=SETS,
         ),
         OptionSpec(
             "set-repeat",
@@ -387,6 +392,7 @@ class Hund(Ruleset[Powers]):
             "may a suit take a second power",
             choices=("skip", "stack"),
             dispute="HUND-D-SETREPEAT",
+            acts_with=SETS,
         ),
     )
     clause = CLAUSES

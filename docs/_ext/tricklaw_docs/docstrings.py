@@ -1,0 +1,76 @@
+"""autodoc's docstrings: plain clause ids become ``:clause:`` links, and a Python reference
+by a short or re-exported name resolves to the one documented object it can mean."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.nodes import make_refnode
+
+from .links import known
+
+TABLE_BORDER = re.compile(r"^\s*(=+\s+)+=+\s*$|^\s*\+(-+\+)+\s*$")
+"""A border line of a reST table (simple or grid)."""
+
+ID_TOKEN = re.compile(r"(?<![\w`:-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![\w`-])")
+"""A clause-id-shaped token that is not already inside a role or a literal."""
+
+
+def link_docstring_ids(  # noqa: PLR0917 (Sphinx autodoc-process-docstring signature)
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Turn plain clause ids in docstrings into ``:clause:`` links (outside literals)."""
+    ids = known()
+    in_literal_block = False
+    block_indent = 0
+    borders = [i for i, line in enumerate(lines) if TABLE_BORDER.match(line)]
+    for i, line in enumerate(lines):
+        if borders and borders[0] <= i <= borders[-1]:
+            continue  # inside a table: a longer cell would break its columns
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if in_literal_block:
+            if stripped and indent <= block_indent:
+                in_literal_block = False
+            else:
+                continue
+        if stripped.endswith("::"):
+            in_literal_block, block_indent = True, indent
+        parts = line.split("``")
+        for j in range(0, len(parts), 2):  # outside double-backtick literals
+            parts[j] = ID_TOKEN.sub(
+                lambda m: f":clause:`{m.group(1)}`" if m.group(1) in ids else m.group(1),
+                parts[j],
+            )
+        lines[i] = "``".join(parts)
+
+
+def resolve_short_py_names(app: Sphinx, env: Any, node: Any, contnode: nodes.Node) -> Any:
+    """Resolve a Python reference that names an object by a short or re-exported name
+    (``Game`` for ``tricklaw.model.state.Game``) when exactly one documented object of this
+    project ends with that name."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip("~.")
+    domain = env.get_domain("py")
+    tail = target.rsplit(".", 1)[-1]
+    candidates = [
+        name
+        for name in domain.objects
+        if name.startswith("tricklaw.")
+        and (
+            name.endswith("." + target)
+            or (
+                name.rsplit(".", 1)[-1] == tail
+                and name.startswith(target.rsplit(".", 1)[0] + ".")
+                and "." in target
+            )
+        )
+    ]
+    if len(candidates) != 1:
+        return None
+    entry = domain.objects[candidates[0]]
+    return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode)
