@@ -52,8 +52,7 @@ COMPILED = (
 def stage_package(root: Path, tree: Path) -> dict[str, str]:
     """Copy every folder mapped in ``pyproject.toml`` into ``tree`` in the installed layout
     (``model/flow.py`` -> ``tricklaw/model/flow.py``), data files included: mypyc names a
-    module by its path, and would name ``model/flow.py`` ``model.flow`` (it follows the
-    links in ``tricklaw/`` to their targets).
+    module by its path, and the build compiles a copy that holds no links.
     Returns staged path -> repository path, for each file copied."""
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     mapping: dict[str, str] = data["tool"]["setuptools"]["package-dir"]
