@@ -37,6 +37,8 @@ FORMAT = "tricklaw-bounds"
 VERSION = 1
 PATH = f"bounds/v{VERSION}.json"
 """Where the file lies in ``spec/`` (and in the installed ``tricklaw.spec``)."""
+FILE = f"spec/{PATH}"
+"""The file in the repository, as messages name it."""
 MAX = "score-max"
 """The obligation that no round gives the player more than the bound."""
 MIN = "score-min"
@@ -96,7 +98,7 @@ class ProvedBounds:
         return low, high
 
 
-def parse_bounds(text: str, where: str = PATH) -> ProvedBounds:
+def parse_bounds(text: str, where: str = FILE) -> ProvedBounds:
     """The bounds file ``text`` (read from ``where``, named in errors)."""
     try:
         data = json.loads(text)

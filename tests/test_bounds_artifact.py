@@ -28,7 +28,7 @@ from tricklaw import score_bounds
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds import MAX, MIN, artifact, bounds_results, label, readings
 from tricklaw.proofs.solver import UNKNOWN
-from tricklaw.spec.bounds import PATH, ProvedBounds, bound_cells, load_bounds, parse_bounds
+from tricklaw.spec.bounds import FILE, PATH, ProvedBounds, bound_cells, load_bounds, parse_bounds
 from tricklaw.spec.errors import SpecError
 
 TEXT = resources.files("tricklaw.spec").joinpath(PATH).read_text("utf-8")
@@ -173,14 +173,14 @@ def test_verify_checks_its_bounds_against_the_file() -> None:
         "3",
         "pass",
     )
-    assert ok.detail == f"{len(fresh)} score bounds agree with {PATH}"
+    assert ok.detail == f"{len(fresh)} score bounds agree with {FILE}"
 
     changed = [dataclasses.replace(fresh[1], witness=copy.deepcopy(fresh[1].witness))]
     changed[0].witness["bound"] = 1
     bad = artifact.artifact_check(lowhigh, 3, changed, load_bounds())
     assert bad.status == "fail"
     assert bad.detail == (
-        f"differs from {PATH} (run 'tricklaw bounds'): "
+        f"differs from {FILE} (run 'tricklaw bounds'): "
         "score-min lowhigh 3p [default]: witness bound 0 in the file, 1 proved"
     )
 

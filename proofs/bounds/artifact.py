@@ -23,7 +23,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds.readings import not_varied, readings, table
 from tricklaw.proofs.bounds.results import all_bounds_results
 from tricklaw.proofs.obligations import Result
-from tricklaw.spec.bounds import FORMAT, PATH, VERSION, ProvedBounds, label, parse_bounds
+from tricklaw.spec.bounds import FILE, FORMAT, VERSION, ProvedBounds, label, parse_bounds
 
 TIMEOUT_MS = 30_000
 """The time-out per obligation the file is proved with (``verify``'s default)."""
@@ -132,7 +132,7 @@ def first_difference(kept: ProvedBounds, fresh: ProvedBounds) -> str | None:
     return None
 
 
-def check_text(text: str, where: str = PATH) -> str | None:
+def check_text(text: str, where: str = FILE) -> str | None:
     """The first difference between the file's ``text`` and every bound freshly proved
     (see :func:`first_difference`), or None when the text is exactly the fresh one."""
     fresh = generate()
@@ -175,9 +175,9 @@ def artifact_check(
     start = time.perf_counter()
     problem = _check_problem(ruleset, players, fresh, kept)
     if problem is not None:
-        detail = f"differs from {PATH} (run 'tricklaw bounds'): {problem}"
+        detail = f"differs from {FILE} (run 'tricklaw bounds'): {problem}"
     else:
-        detail = f"{len(fresh)} score bounds agree with {PATH}"
+        detail = f"{len(fresh)} score bounds agree with {FILE}"
     return Result(
         CHECK,
         ruleset.id,
