@@ -53,8 +53,8 @@ from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
-from tricklaw.spec.bounds import MAX, MIN, bound_cells, load_bounds
 from tricklaw.spec.errors import OptionError, TricklawError
+from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
 
 SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""

@@ -34,8 +34,8 @@ from tricklaw.proofs.bounds.relaxation import Relaxation
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
-from tricklaw.spec.bounds import load_bounds
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import load_bounds
 
 clause = pytest.mark.clause
 TIMEOUT_MS = 5000

@@ -1,5 +1,5 @@
 """The score bounds proved once and checked in (``spec/bounds/v1.json``,
-:mod:`tricklaw.proofs.bounds.artifact`, :mod:`tricklaw.spec.bounds`).
+:mod:`tricklaw.proofs.bounds.artifact`, :mod:`tricklaw.spec.proved_bounds`).
 
 * The file has every ruleset, player count and reading, in the generator's own layout.
 * A difference is found and named: by ``tricklaw bounds --check``, and by ``verify``'s
@@ -28,8 +28,15 @@ from tricklaw import score_bounds
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds import MAX, MIN, artifact, bounds_results, label, readings
 from tricklaw.proofs.solver import UNKNOWN
-from tricklaw.spec.bounds import FILE, PATH, ProvedBounds, bound_cells, load_bounds, parse_bounds
 from tricklaw.spec.errors import SpecError
+from tricklaw.spec.proved_bounds import (
+    FILE,
+    PATH,
+    ProvedBounds,
+    bound_cells,
+    load_bounds,
+    parse_bounds,
+)
 
 TEXT = resources.files("tricklaw.spec").joinpath(PATH).read_text("utf-8")
 

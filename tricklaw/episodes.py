@@ -22,7 +22,7 @@ This module is pure Python over the model; it neither imports ``pyspiel`` nor
   and the combinations listed there; options that cannot change a round's score range
   are ignored), the bounds of one round are the ones Z3 proves over the ruleset's
   relaxation of that reading and a witness meets (:mod:`tricklaw.proofs.bounds`), as
-  checked in: read from ``spec/bounds/v1.json`` (:mod:`tricklaw.spec.bounds`), so that
+  checked in: read from ``spec/bounds/v1.json`` (:mod:`tricklaw.spec.proved_bounds`), so that
   loading a game never starts Z3. Under any other combination of options the adapter
   claims nothing proved and uses a coarse bound that holds for every option: each card
   counts once for at most ``max(value, 1)`` points, plus Hund's award of 3
@@ -42,8 +42,8 @@ from tricklaw.model.cards import value_of
 from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
-from tricklaw.spec.bounds import Reading, label, load_bounds
 from tricklaw.spec.errors import OptionError
+from tricklaw.spec.proved_bounds import Reading, label, load_bounds
 
 DEFAULT_DEALS = 1 << 16
 """The deal seeds of the chance node unless the ``deals`` parameter says otherwise."""

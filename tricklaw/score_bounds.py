@@ -3,7 +3,7 @@
 ``tricklaw bounds`` proves the least and the greatest round score of one player for every
 ruleset, player count and reading (:mod:`tricklaw.proofs.bounds`) and writes them,
 deterministically, to ``spec/bounds/v1.json`` (checked in, and installed with the
-package; :mod:`tricklaw.spec.bounds` describes it); ``--out FILE`` writes elsewhere.
+package; :mod:`tricklaw.spec.proved_bounds` describes it); ``--out FILE`` writes elsewhere.
 ``tricklaw bounds --check`` proves them again and exits 1 with one line naming the first
 difference from the file. What needs only the values reads the file, without Z3; ``tricklaw
 verify`` compares the bounds it proves with it (check ``bounds-artifact``).
@@ -16,8 +16,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from tricklaw.spec.bounds import PATH
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import PATH
 
 
 def _default_file() -> Path | None:

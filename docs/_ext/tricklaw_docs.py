@@ -906,7 +906,7 @@ def gen_matrix(gen: Path) -> None:
 def gen_bounds(gen: Path) -> float:
     """The score bounds of every ruleset, player count and reading, as proved once and
     checked in (``spec/bounds/v1.json``; read without Z3)."""
-    from tricklaw.spec.bounds import MAX, MIN, bound_cells, load_bounds
+    from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
 
     start = time.perf_counter()
     proved = load_bounds()

@@ -40,7 +40,7 @@ its own module of this package (:mod:`~tricklaw.proofs.bounds.sticheln`,
 :mod:`~tricklaw.proofs.bounds.hund`), registered in :data:`BOUNDS` under each ruleset
 id it serves (:class:`~tricklaw.proofs.bounds.game.GameBounds`). The results are
 proved once and checked in (:mod:`~tricklaw.proofs.bounds.artifact`,
-``spec/bounds/v1.json``, read without Z3 by :mod:`tricklaw.spec.bounds`).
+``spec/bounds/v1.json``, read without Z3 by :mod:`tricklaw.spec.proved_bounds`).
 
 (A Z3 search over a whole round with cooperative play, every card and play free, was
 tried for the witnesses; it did not answer within 30 s even for three players of
@@ -53,7 +53,7 @@ from tricklaw.proofs.bounds.game import BOUNDS, GameBounds, witness_game
 from tricklaw.proofs.bounds.readings import agrees, not_varied, readings
 from tricklaw.proofs.bounds.results import all_bounds_results, bound_result, bounds_results
 from tricklaw.proofs.bounds.soundness import relaxation_admits, round_values
-from tricklaw.spec.bounds import MAX, MIN, Reading, label
+from tricklaw.spec.proved_bounds import MAX, MIN, Reading, label
 
 __all__ = [
     "BOUNDS",

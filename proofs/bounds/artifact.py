@@ -1,7 +1,7 @@
 """The score bounds proved once: writing ``spec/bounds/v1.json`` and checking it.
 
 :func:`generate` proves every bound (:func:`~tricklaw.proofs.bounds.results.all_bounds_results`)
-and writes the results as :mod:`tricklaw.spec.bounds` describes, deterministically: the
+and writes the results as :mod:`tricklaw.spec.proved_bounds` describes, deterministically: the
 same text on every machine and run (the results carry no timing; the witnesses and the
 clauses do not depend on Z3's state, see :mod:`~tricklaw.proofs.bounds.prove`).
 ``tricklaw bounds`` writes the file; ``tricklaw bounds --check`` proves again and names
@@ -23,7 +23,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds.readings import not_varied, readings, table
 from tricklaw.proofs.bounds.results import all_bounds_results
 from tricklaw.proofs.obligations import Result
-from tricklaw.spec.bounds import FILE, FORMAT, VERSION, ProvedBounds, label, parse_bounds
+from tricklaw.spec.proved_bounds import FILE, FORMAT, VERSION, ProvedBounds, label, parse_bounds
 
 TIMEOUT_MS = 30_000
 """The time-out per obligation the file is proved with (``verify``'s default)."""

@@ -24,7 +24,7 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.bounds.relaxation import Relaxation
 from tricklaw.proofs.bounds.witness import Plan
-from tricklaw.spec.bounds import Reading
+from tricklaw.spec.proved_bounds import Reading
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 ROUNDS_ONLY = "only the number of rounds"

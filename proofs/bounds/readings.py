@@ -20,7 +20,7 @@ from typing import Any
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.proofs.bounds.game import BOUNDS, ReadingTable
-from tricklaw.spec.bounds import Reading
+from tricklaw.spec.proved_bounds import Reading
 
 
 def table(ruleset_id: str) -> ReadingTable:

@@ -27,8 +27,8 @@ from tricklaw.proofs.bounds.readings import agrees, readings
 from tricklaw.proofs.bounds.witness import Witness, drive, witness_json
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
-from tricklaw.spec.bounds import MAX, MIN, label
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import MAX, MIN, label
 
 
 def find_witness(game: Game, maximize: bool, hint: Hint) -> Witness | None:

@@ -1,4 +1,4 @@
-"""The proved score bounds, as checked in: ``spec/bounds/v1.json``.
+"""The proved score bounds, as checked in: reading ``spec/bounds/v1.json`` without Z3.
 
 ``tricklaw bounds`` proves the least and the greatest round score of one player for
 every ruleset, player count and reading of the rules that can change them
