@@ -19,6 +19,10 @@ symbolic card ``c`` or a whole set. The obligations:
 
 A deliberately broken transition (a card dropped, a trick duplicated) gives a
 counterexample naming the card and the transition (see the tests).
+
+This module holds the induction and the moves; each game's machine (its places and
+transitions, from its clauses) is written in its encoding module of
+:mod:`tricklaw.proofs.encodings` and registered in :data:`MACHINES`.
 """
 
 from __future__ import annotations
@@ -28,9 +32,13 @@ from dataclasses import dataclass
 
 import z3
 
+from tricklaw.model.registry import Registry
 from tricklaw.proofs.solver import Outcome, Tracked, check, exactly_one
 
 Places = dict[str, z3.ArrayRef]
+Apply = Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]
+"""A move: from the places and the card ``c`` it moves, its precondition and the
+places it changes."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,7 @@ class Transition:
 
     name: str
     clause: str
-    apply: Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]
+    apply: Apply
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ def step(machine: Machine, transition: Transition, timeout_ms: int) -> Outcome:
 # --- moves shared by the machines ------------------------------------------------------------
 
 
-def move(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+def move(src: str, dst: str) -> Apply:
     """Card ``c`` goes from place ``src`` (where it must be) to ``dst``."""
 
     def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
@@ -149,7 +157,7 @@ def move(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef
     return apply
 
 
-def pour(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+def pour(src: str, dst: str) -> Apply:
     """Every card of ``src`` goes to ``dst``; ``src`` is left empty."""
 
     def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
@@ -161,9 +169,7 @@ def pour(src: str, dst: str) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef
     return apply
 
 
-def split(
-    src: str, one: str, rest: str
-) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+def split(src: str, one: str, rest: str) -> Apply:
     """Card ``c`` of ``src`` goes to ``one``, the other cards of ``src`` to ``rest``."""
 
     def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
@@ -176,9 +182,7 @@ def split(
     return apply
 
 
-def swap(
-    hand: str, pending: str, down: str
-) -> Callable[[Places, z3.ArithRef], tuple[z3.BoolRef, Places]]:
+def swap(hand: str, pending: str, down: str) -> Apply:
     """The pending card goes into ``hand`` and hand card ``c`` face down (The Last)."""
 
     def apply(p: Places, c: z3.ArithRef) -> tuple[z3.BoolRef, Places]:
@@ -191,114 +195,39 @@ def swap(
     return apply
 
 
-# --- the machines, from the clauses -----------------------------------------------------------
+# --- the machines: each game's, registered by its encoding module -----------------------
+
+MachineBuilder = Callable[[str, int, Mapping[str, str]], Machine]
+"""``(ruleset id, seats, clause table) -> the state machine`` of one game."""
+
+MACHINES: Registry[MachineBuilder] = Registry("state machine", "tricklaw.proofs.encodings")
+"""Ruleset id -> the builder of its state machine; each game's encoding module (in
+:mod:`tricklaw.proofs.encodings`) writes its machine from its clauses and registers it."""
 
 
 def machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
     """The state machine of ``ruleset`` at a table of ``seats``; ``clause`` maps rule
     roles to the clause ids of its text (the ruleset's ``clause`` table)."""
-    hands = tuple(f"hand{s}" for s in range(seats))
-    taken = tuple(f"taken{s}" for s in range(seats))
-    plays = tuple(
-        Transition(f"play seat {s}", clause["turn"], move(f"hand{s}", "trick"))
-        for s in range(seats)
-    )
-    if ruleset in ("sticheln-1993", "sticheln"):
-        picked = tuple(f"picked{s}" for s in range(seats))
-        moves = (
-            *[
-                Transition(f"pick seat {s}", clause["select"], move(f"hand{s}", f"picked{s}"))
-                for s in range(seats)
-            ],
-            *plays,
-            *[
-                Transition(
-                    f"seat {s} takes the trick", clause["collect"], pour("trick", f"taken{s}")
-                )
-                for s in range(seats)
-            ],
-            Transition("nobody takes the trick", clause["all-zero"], pour("trick", "aside")),
-        )
-        return Machine(
-            ruleset,
-            (*hands, *picked, "trick", *taken, "aside"),
-            (*hands, "aside"),
-            clause["deal"],
-            moves,
-        )
-    if ruleset == "the-last":
-        moves = (
-            # Each trick begins by turning up the top points card (LAST-TRICK-1).
-            Transition("turn up a points card", clause["turn-up"], move("points", "shown")),
-            *plays,
-            Transition("discard the trick", clause["collect"], pour("trick", "discard")),
-            *[
-                Transition(
-                    f"seat {s} wins the points card",
-                    clause["points-card"],
-                    pour("shown", f"pending{s}"),
-                )
-                for s in range(seats)
-            ],
-            *[
-                Transition(f"seat {s} keeps it", clause["decide"], pour(f"pending{s}", f"taken{s}"))
-                for s in range(seats)
-            ],
-            *[
-                Transition(
-                    f"seat {s} swaps it",
-                    clause["decide"],
-                    swap(f"hand{s}", f"pending{s}", f"taken{s}"),
-                )
-                for s in range(seats)
-            ],
-            *[
-                Transition(
-                    f"seat {s} takes the unused points cards",
-                    "LAST-D-UNUSED",
-                    pour("points", f"taken{s}"),
-                )
-                for s in range(seats)
-            ],
-        )
-        pending = tuple(f"pending{s}" for s in range(seats))
-        return Machine(
-            ruleset,
-            (*hands, "points", "shown", "trick", "discard", *pending, *taken),
-            (*hands, "points"),
-            clause["deal"],
-            moves,
-        )
-    if ruleset == "lowhigh":
-        moves = (
-            *plays,
-            *[
-                Transition(
-                    f"seat {lo} takes the highest card, seat {hi} the rest",
-                    clause["low-takes"],
-                    split("trick", f"taken{lo}", f"taken{hi}"),
-                )
-                for hi in range(seats)
-                for lo in range(seats)
-                if lo != hi
-            ],
-            *[
-                Transition(
-                    f"seat {s} takes the whole trick", "LH-D-SAMECARD", pour("trick", f"taken{s}")
-                )
-                for s in range(seats)
-            ],
-        )
-        return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
-    if ruleset == "hund":
-        moves = (
-            *plays,
-            *[
-                Transition(
-                    f"seat {s} takes the trick", clause["collect"], pour("trick", f"taken{s}")
-                )
-                for s in range(seats)
-            ],
-        )
-        return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
-    raise ValueError(f"no state machine for {ruleset}")
+    return MACHINES.lookup(ruleset)(ruleset, seats, clause)
+
+
+def seat_places(prefix: str, seats: int) -> tuple[str, ...]:
+    """One place per seat: ``hand0``, ``hand1``, ... for the prefix ``hand``."""
+    return tuple(f"{prefix}{s}" for s in range(seats))
+
+
+def per_seat(
+    seats: int, name: str, clause: str, apply: Callable[[int], Apply]
+) -> tuple[Transition, ...]:
+    """One transition per seat ``s``, named ``name.format(s=s)``, moving ``apply(s)``."""
+    return tuple(Transition(name.format(s=s), clause, apply(s)) for s in range(seats))
+
+
+def plays(seats: int, clause: Mapping[str, str]) -> tuple[Transition, ...]:
+    """Each seat plays a card of its hand to the trick (the ``turn`` clause)."""
+    return per_seat(seats, "play seat {s}", clause["turn"], lambda s: move(f"hand{s}", "trick"))
+
+
+def takes(seats: int, clause: str) -> tuple[Transition, ...]:
+    """Each seat takes the whole trick (``clause``)."""
+    return per_seat(seats, "seat {s} takes the trick", clause, lambda s: pour("trick", f"taken{s}"))

@@ -18,13 +18,13 @@ matches it for every reading.
 
 from __future__ import annotations
 
-import itertools
 import time
 from typing import Any
 
 import z3
 
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import Tracked
@@ -61,8 +61,7 @@ def example_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
             verdicts = []
             ok = True
             seconds = 0.0
-            for values in itertools.product(*(s.choices for s in specs)):
-                readings = {s.name: v for s, v in zip(specs, values, strict=True)}
+            for readings in reading_combinations(ruleset, cls.readings):
                 game = ruleset.make_game(ex["players"], readings)
                 enc = cls(game, {})
                 cards = ruleset.palette.parse_all(trick["cards"])

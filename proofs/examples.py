@@ -23,7 +23,6 @@ What a trick sequence checks:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
+from tricklaw.proofs.combinations import dispute_options, reading_combinations
 from tricklaw.spec import load_examples
 from tricklaw.spec.errors import TricklawError
 
@@ -51,15 +51,6 @@ class ExampleCheck:
     def ok(self) -> bool:
         """Whether the example holds exactly where its data says it does."""
         return self.holds == self.expected
-
-
-def reading_combinations(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
-    """Every combination of the ruleset's dispute readings (option name -> value)."""
-    disputed = [s for s in ruleset.option_specs if s.dispute and s.choices]
-    return [
-        {s.name: value for s, value in zip(disputed, values, strict=True)}
-        for values in itertools.product(*(s.choices for s in disputed))
-    ]
 
 
 def _expected(holds_under: Mapping[str, Sequence[str]], readings: Mapping[str, str]) -> bool:
@@ -159,7 +150,7 @@ def check_examples(ruleset_id: str) -> list[ExampleCheck]:
     ruleset = get_ruleset(ruleset_id)
     data = load_examples(ruleset_id)
     out = []
-    for readings in reading_combinations(ruleset):
+    for readings in reading_combinations(ruleset, dispute_options(ruleset)):
         cases: list[tuple[str, tuple[str, ...], dict[str, Any], Any]] = [
             (ex["id"], tuple(ex["clauses"]), ex, _check_sequence) for ex in data.get("sequence", [])
         ] + [(ex["clause"], (ex["clause"],), ex, _check_score) for ex in data.get("score", [])]

@@ -20,7 +20,6 @@ depends on, and trick context (Hund: the powers held):
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from tricklaw.model.rng import SplitMix64, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
 from tricklaw.proofs import conservation, trick_obligations
+from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Outcome
 from tricklaw.proofs.tricks import TrickEncoding
@@ -59,17 +59,6 @@ class Result:
 def worst(statuses: list[str]) -> str:
     """The most serious of ``statuses``."""
     return max(statuses, key=STATUS_ORDER.index)
-
-
-def reading_combinations(
-    ruleset: Ruleset[Any], names: tuple[str, ...], chosen: Mapping[str, str]
-) -> Iterator[dict[str, str]]:
-    """Every combination of the readings of options ``names`` this ruleset has,
-    each fixed to ``chosen`` where given."""
-    specs = [s for s in ruleset.option_specs if s.name in names and s.choices]
-    choices = [[chosen[s.name]] if s.name in chosen else list(s.choices) for s in specs]
-    for values in itertools.product(*choices):
-        yield {s.name: v for s, v in zip(specs, values, strict=True)}
 
 
 def _label(readings: Mapping[str, Any], context: Mapping[str, Any]) -> str:

@@ -1,6 +1,6 @@
-"""The readings the score bounds are proved under (:mod:`tricklaw.proofs.bound_readings`),
+"""The readings the score bounds are proved under (:mod:`tricklaw.proofs.bounds.readings`),
 their place in ``tricklaw verify``, and the virtual player's columns the Hund witnesses
-are dealt (:func:`tricklaw.proofs.plans.virtual_columns`).
+are dealt (:func:`tricklaw.proofs.bounds.hund_plans.virtual_columns`).
 
 * Every option of every ruleset is classified: varied alone, varied only at some player
   counts, varied only together with another, or shown unable to change a bound.
@@ -25,20 +25,18 @@ from tricklaw import verify
 from tricklaw.model.cards import Card, colour_of, make_card
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.rulesets import hund as hund_rules
-from tricklaw.proofs import bound_readings, bounds
-from tricklaw.proofs.bound_readings import (
-    COMBINATIONS,
-    COMBINED,
-    ONLY_AT,
-    UNCHANGED,
-    applies,
-    label,
-    readings,
-)
-from tricklaw.proofs.plans import virtual_columns
+from tricklaw.proofs import bounds
+from tricklaw.proofs.bounds import BOUNDS, agrees, label, readings
+from tricklaw.proofs.bounds.hund_plans import virtual_columns
+from tricklaw.proofs.bounds.readings import applies, table
 
 clause = pytest.mark.clause
-BOUNDS = (bounds.MAX, bounds.MIN)
+OBLIGATIONS = (bounds.MAX, bounds.MIN)
+
+
+def test_every_ruleset_has_its_bounds() -> None:
+    """Each ruleset of the model has its part of the bounds layer, and no other id."""
+    assert set(BOUNDS) == set(RULESETS)
 
 
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
@@ -48,9 +46,8 @@ def test_every_option_is_classified(ruleset_id: str) -> None:
     among the last."""
     ruleset = RULESETS[ruleset_id]
     names = {s.name for s in ruleset.option_specs}
-    unchanged = set(UNCHANGED.get(ruleset_id, {}))
-    only_at = set(ONLY_AT.get(ruleset_id, {}))
-    combined = set(COMBINED.get(ruleset_id, {}))
+    own = table(ruleset_id)
+    unchanged, only_at, combined = set(own.unchanged), set(own.only_at), set(own.combined)
     assert unchanged | only_at | combined <= names
     assert not (unchanged & only_at) and not (unchanged & combined) and not (only_at & combined)
     varied = {
@@ -65,7 +62,7 @@ def test_every_option_is_classified(ruleset_id: str) -> None:
             assert spec.name not in varied
         else:
             assert spec.name in varied, f"{ruleset_id} {spec.name} is never varied"
-    in_combinations = {name for c in COMBINATIONS.get(ruleset_id, ()) for name, _ in c.options}
+    in_combinations = {name for c in own.combinations for name, _ in c.options}
     assert combined <= in_combinations
 
 
@@ -103,24 +100,19 @@ def test_a_scope_option_keeps_the_readings_that_have_it() -> None:
     """``--option unused-points=last-winner`` keeps that reading only; an option that
     cannot change a bound (the number of rounds) keeps every reading."""
     last = RULESETS["the-last"]
-    chosen = [
-        r
-        for r in readings(last, 4)
-        if bound_readings.agrees(last, r, 4, {"unused-points": "last-winner"})
-    ]
+    chosen = [r for r in readings(last, 4) if agrees(last, r, 4, {"unused-points": "last-winner"})]
     assert chosen == [(("unused-points", "last-winner"),)]
-    assert all(bound_readings.agrees(last, r, 4, {"rounds": "3"}) for r in readings(last, 4))
-    assert all(
-        bound_readings.agrees(last, r, 3, {"unused-points": "last-winner"})
-        for r in readings(last, 3)
-    ), "with three players the option cannot change a bound, so it keeps every reading"
+    assert all(agrees(last, r, 4, {"rounds": "3"}) for r in readings(last, 4))
+    assert all(agrees(last, r, 3, {"unused-points": "last-winner"}) for r in readings(last, 3)), (
+        "with three players the option cannot change a bound, so it keeps every reading"
+    )
 
 
 @clause("LAST-D-UNUSED", "LAST-D-LASTPLAY", "LAST-D-GHOSTSEAT", "LAST-D-ROUNDS")
 def test_verify_lists_a_bound_for_every_reading() -> None:
     """``tricklaw verify the-last --players 4`` proves both bounds under the defaults,
-    ``unused-points=last-winner`` and ``last-play=free``, and shows the reading and the
-    options no bound is varied over."""
+    ``unused-points=last-winner`` and ``last-play=free``, checks them against the file
+    checked in, and shows the reading and the options no bound is varied over."""
     results = verify.collect(verify.Scope("the-last", 4))
     shown = {
         (r.obligation, r.reading, r.status) for r in results if r.obligation.startswith("score")
@@ -130,14 +122,17 @@ def test_verify_lists_a_bound_for_every_reading() -> None:
         for name in (bounds.MAX, bounds.MIN)
         for reading in ("default", "unused-points=last-winner", "last-play=free")
     }
+    checked = [(r.players, r.status) for r in results if r.obligation == "bounds-artifact"]
+    assert checked == [("4", "pass")], "the bounds proved are the ones checked in"
     out = io.StringIO()
     verify._render(results, out)
     text = out.getvalue()
     assert "unused-points=last-winner" in text
     assert "ghost-seat" in text and "not varied" in text
     fixed = verify.collect(verify.Scope("the-last", 4, {"unused-points": "last-winner"}))
-    readings_shown = {r.reading for r in fixed if r.obligation in BOUNDS}
+    readings_shown = {r.reading for r in fixed if r.obligation in OBLIGATIONS}
     assert readings_shown == {"unused-points=last-winner"}
+    assert [r.status for r in fixed if r.obligation == "bounds-artifact"] == ["pass"]
 
 
 # --- the virtual player's columns ---------------------------------------------------------

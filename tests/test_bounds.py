@@ -1,9 +1,10 @@
 """Score bounds (:mod:`tricklaw.proofs.bounds`): proved, tight, witnessed and sound,
-under every reading that can change them (:mod:`tricklaw.proofs.bound_readings`).
+under every reading that can change them (:mod:`tricklaw.proofs.bounds.readings`).
 
 * Every bound is proved by Z3 over its relaxation and met by a witness that the
   model replays, under that reading, to exactly that score (so every bound here is
-  the exact least or greatest round score).
+  the exact least or greatest round score); proved afresh, every result is the one
+  checked in (``spec/bounds/v1.json``), which the other tests read.
 * The values are those the rules give by hand (see each table's reasoning).
 * The bounds hold on seeded random rounds of every reading, and sampled rounds are
   solutions of the reading's relaxation (the relaxation is sound on those rounds,
@@ -14,8 +15,9 @@ under every reading that can change them (:mod:`tricklaw.proofs.bound_readings`)
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -24,12 +26,16 @@ import pytest
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game, RoundLog
-from tricklaw.proofs import bounds, plans, witnesses
-from tricklaw.proofs.bound_readings import Reading, label, readings
+from tricklaw.proofs import bounds
+from tricklaw.proofs.bounds import BOUNDS, Reading, hund, label, prove, readings, results, sticheln
+from tricklaw.proofs.bounds import witness as witnesses
+from tricklaw.proofs.bounds.artifact import row
+from tricklaw.proofs.bounds.relaxation import Relaxation
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import load_bounds
 
 clause = pytest.mark.clause
 TIMEOUT_MS = 5000
@@ -51,17 +57,46 @@ def reading_id(case: tuple[str, int, Reading]) -> str:
 BY_READING = pytest.mark.parametrize(
     ("ruleset_id", "players", "reading"), READINGS, ids=list(map(reading_id, READINGS))
 )
-OWN_RELAXATIONS = dict(bounds.RELAXATIONS)
-"""Each ruleset's relaxation, kept before any test replaces one."""
+OWN = {rid: BOUNDS[rid] for rid in BOUNDS}
+"""Each ruleset's part of the bounds layer, kept before any test replaces one."""
+
+
+@pytest.fixture
+def swap() -> Iterator[Callable[..., None]]:
+    """Replace fields of a ruleset's :class:`~tricklaw.proofs.bounds.game.GameBounds`
+    (``swap("hund", relaxation=...)``) for one test."""
+    swapped: set[str] = set()
+
+    def replace(ruleset_id: str, **changes: Any) -> None:
+        swapped.add(ruleset_id)
+        BOUNDS.unregister(ruleset_id)
+        BOUNDS.register(ruleset_id, dataclasses.replace(OWN[ruleset_id], **changes))
+
+    yield replace
+    for rid in swapped:
+        BOUNDS.unregister(rid)
+        BOUNDS.register(rid, OWN[rid])
 
 
 @cache
-def results(ruleset_id: str, players: int, reading: Reading = ()) -> tuple[Result, Result]:
-    """(score-max, score-min) of one ruleset, player count and reading, computed once."""
+def proved(ruleset_id: str, players: int, reading: Reading = ()) -> tuple[Result, Result]:
+    """(score-max, score-min) of one ruleset, player count and reading, proved afresh once."""
     options = dict(reading)
     high = bounds.bound_result(ruleset_id, players, True, TIMEOUT_MS, options)
     low = bounds.bound_result(ruleset_id, players, False, TIMEOUT_MS, options)
     return high, low
+
+
+def checked_in(
+    ruleset_id: str, players: int, reading: Reading = ()
+) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """(score-max, score-min) of one ruleset, player count and reading, as checked in."""
+    found = load_bounds()
+    pair = [
+        found.row(name, ruleset_id, players, label(reading)) for name in (bounds.MAX, bounds.MIN)
+    ]
+    assert pair[0] is not None and pair[1] is not None, "spec/bounds/v1.json has every reading"
+    return pair[0], pair[1]
 
 
 @cache
@@ -80,8 +115,8 @@ def sample_rounds(
 
 
 def bound_values(ruleset_id: str, players: int, reading: Reading = ()) -> tuple[int, int]:
-    high, low = results(ruleset_id, players, reading)
-    return high.witness["bound"], low.witness["bound"]
+    high, low = checked_in(ruleset_id, players, reading)
+    return high["witness"]["bound"], low["witness"]["bound"]
 
 
 def values_by_reading(ruleset_id: str) -> dict[tuple[int, Reading], tuple[int, int]]:
@@ -95,25 +130,36 @@ def values_by_reading(ruleset_id: str) -> dict[tuple[int, Reading], tuple[int, i
 def test_every_bound_is_proved_tight_and_replays(
     ruleset_id: str, players: int, reading: Reading
 ) -> None:
-    """Under every reading: proved, and met by a witness recorded with the reading's
-    options, which replays under them to exactly the bound."""
+    """Under every reading, as checked in: proved, and met by a witness recorded with the
+    reading's options, which replays under them to exactly the bound."""
     ids = load_registry(ruleset_id).ids
-    pair = results(ruleset_id, players, reading)
+    pair = checked_in(ruleset_id, players, reading)
     for result, name in zip(pair, (bounds.MAX, bounds.MIN), strict=True):
-        assert result.obligation == name
-        assert (result.ruleset, result.players, result.reading) == (
+        assert result["obligation"] == name
+        assert (result["ruleset"], result["players"], result["reading"]) == (
             ruleset_id,
             str(players),
             label(reading),
         )
-        assert result.status == PROVED, result.detail
-        witness = result.witness
+        assert result["status"] == PROVED, result["detail"]
+        witness = result["witness"]
         assert dict(reading).items() <= witness["options"].items()
         assert witness["score"] == witness["bound"]
         assert witnesses.replay_witness(ruleset_id, players, witness) == witness["score"]
         assert witness["scores"][witnesses.SEAT] == witness["score"]
-        assert result.clauses, "the proof names the clauses it rests on"
-        assert set(result.clauses) <= ids
+        assert result["clauses"], "the proof names the clauses it rests on"
+        assert set(result["clauses"]) <= ids
+
+
+@BY_READING
+def test_a_fresh_proof_is_the_one_checked_in(
+    ruleset_id: str, players: int, reading: Reading
+) -> None:
+    """Proved afresh (the slow path: Z3), both results are those of spec/bounds/v1.json,
+    witness and clauses included."""
+    fresh = proved(ruleset_id, players, reading)
+    kept = checked_in(ruleset_id, players, reading)
+    assert [row(r) for r in fresh] == list(kept)
 
 
 @clause(
@@ -237,7 +283,7 @@ def test_results_do_not_depend_on_what_z3_solved_before() -> None:
 
 
 def test_all_bounds_take_little_time() -> None:
-    total = sum(r.seconds for rid, n, reading in READINGS for r in results(rid, n, reading))
+    total = sum(r.seconds for rid, n, reading in READINGS for r in proved(rid, n, reading))
     assert total < 90
 
 
@@ -280,23 +326,23 @@ def reading_only_round(
     pytest.fail(f"no sampled round of {label(reading)} shows what the test needs")
 
 
-def blind(game: Game) -> bounds.Relaxation:
+def blind(game: Game) -> Relaxation:
     """The relaxation of the defaults, whatever the game's reading."""
     rid = game.ruleset.id
-    return OWN_RELAXATIONS[rid](RULESETS[rid].make_game(game.players))
+    return OWN[rid].relaxation(RULESETS[rid].make_game(game.players))
 
 
 def admitted_only_by_own_relaxation(
-    monkeypatch: pytest.MonkeyPatch, found: tuple[Game, RoundLog, int]
+    swap: Callable[..., None], found: tuple[Game, RoundLog, int]
 ) -> None:
     game, log, seat = found
     assert bounds.relaxation_admits(game, log, seat, TIMEOUT_MS)
-    monkeypatch.setitem(bounds.RELAXATIONS, game.ruleset.id, blind)
+    swap(game.ruleset.id, relaxation=blind)
     assert not bounds.relaxation_admits(game, log, seat, TIMEOUT_MS)
 
 
 @clause("LAST-D-UNUSED")
-def test_the_last_relaxation_reads_unused_points(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_last_relaxation_reads_unused_points(swap: Callable[..., None]) -> None:
     """A round in which the last trick's winner lays down the 3 points cards never
     turned up: a solution of the ``last-winner`` relaxation, not of the defaults' one."""
 
@@ -305,7 +351,7 @@ def test_the_last_relaxation_reads_unused_points(monkeypatch: pytest.MonkeyPatch
 
     reading = (("unused-points", "last-winner"),)
     admitted_only_by_own_relaxation(
-        monkeypatch, reading_only_round("the-last", 4, reading, took_leftovers)
+        swap, reading_only_round("the-last", 4, reading, took_leftovers)
     )
 
 
@@ -315,7 +361,7 @@ def holders(game: Game, log: RoundLog, seat: int) -> tuple[int, ...]:
 
 
 @clause("HUND-D-SETREPEAT", "HUND-D-SETMATCH", "HUND-OPT-2")
-def test_hund_relaxation_reads_stacked_powers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hund_relaxation_reads_stacked_powers(swap: Callable[..., None]) -> None:
     """Matched by value with repeats stacking, one suit can hold two of Plus, Hund and
     Minus: a solution of that reading's relaxation, not of the defaults' one."""
     reading = (("designation-mode", "sets"), ("set-match", "value"), ("set-repeat", "stack"))
@@ -323,11 +369,11 @@ def test_hund_relaxation_reads_stacked_powers(monkeypatch: pytest.MonkeyPatch) -
     def stacked(game: Game, log: RoundLog, seat: int) -> bool:
         return len(set(holders(game, log, seat))) < 3
 
-    admitted_only_by_own_relaxation(monkeypatch, reading_only_round("hund", 4, reading, stacked))
+    admitted_only_by_own_relaxation(swap, reading_only_round("hund", 4, reading, stacked))
 
 
 @clause("HUND-D-SETSUITS", "HUND-D-SETREPEAT")
-def test_hund_relaxation_reads_missing_powers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hund_relaxation_reads_missing_powers(swap: Callable[..., None]) -> None:
     """Two sets naming one suit, repeats skipped: a power can stay unassigned (no card
     counts for it), a solution of that reading's relaxation only."""
     reading = (("designation-mode", "sets"), ("set-suits", "any"))
@@ -335,11 +381,11 @@ def test_hund_relaxation_reads_missing_powers(monkeypatch: pytest.MonkeyPatch) -
     def missing(game: Game, log: RoundLog, seat: int) -> bool:
         return -1 in holders(game, log, seat)
 
-    admitted_only_by_own_relaxation(monkeypatch, reading_only_round("hund", 4, reading, missing))
+    admitted_only_by_own_relaxation(swap, reading_only_round("hund", 4, reading, missing))
 
 
 @clause("HUND-D-HUNDTIE", "HUND-FACT-3")
-def test_hund_relaxation_reads_the_tie_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hund_relaxation_reads_the_tie_rule(swap: Callable[..., None]) -> None:
     """Under ``hund-tie=scores`` a seat with no Hund card can score the award (everyone
     tied at the fewest): a solution of that reading's relaxation only."""
     reading = (("hund-tie", "scores"),)
@@ -353,7 +399,7 @@ def test_hund_relaxation_reads_the_tie_rule(monkeypatch: pytest.MonkeyPatch) -> 
         return bool(values["hund_award"]) and count == 0
 
     admitted_only_by_own_relaxation(
-        monkeypatch, reading_only_round("hund", 4, reading, award_without_hund)
+        swap, reading_only_round("hund", 4, reading, award_without_hund)
     )
 
 
@@ -363,8 +409,8 @@ def test_hund_relaxation_reads_the_tie_rule(monkeypatch: pytest.MonkeyPatch) -> 
 def witness_of(
     ruleset_id: str, players: int, maximize: bool = True, reading: Reading = ()
 ) -> dict[str, Any]:
-    high, low = results(ruleset_id, players, reading)
-    return dict((high if maximize else low).witness)
+    high, low = checked_in(ruleset_id, players, reading)
+    return dict((high if maximize else low)["witness"])
 
 
 def test_replay_rejects_an_unfinished_round() -> None:
@@ -402,11 +448,11 @@ def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
 def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Handed the least-score witness for the greatest-score obligation, the result is
     unknown and states both numbers."""
-    game = witnesses.witness_game("sticheln", 4)
-    relax = bounds.sticheln_relaxation(game)
-    low_hint = bounds.prove_bound(relax, False, TIMEOUT_MS).hint
-    low = witnesses.drive(game, plans.sticheln_plan(game, low_hint) or pytest.fail("no plan"))
-    monkeypatch.setattr(bounds, "find_witness", lambda *_: low)
+    game = bounds.witness_game("sticheln", 4)
+    relax = sticheln.relaxation(game)
+    low_hint = prove.prove_bound(relax, False, TIMEOUT_MS).hint
+    low = witnesses.drive(game, sticheln.plan(game, False, low_hint) or pytest.fail("no plan"))
+    monkeypatch.setattr(results, "find_witness", lambda *_: low)
     result = bounds.bound_result("sticheln", 4, True, TIMEOUT_MS)
     assert result.status == UNKNOWN
     assert result.detail == "proved bound 48, best witness -65"
@@ -415,22 +461,22 @@ def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_no_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bounds, "find_witness", lambda *_: None)
+    monkeypatch.setattr(results, "find_witness", lambda *_: None)
     result = bounds.bound_result("the-last", 3, False, TIMEOUT_MS)
     assert result.status == UNKNOWN
     assert result.detail == "proved bound 0, no witness"
 
 
-def test_an_unsound_relaxation_is_a_counterexample(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unsound_relaxation_is_a_counterexample(swap: Callable[..., None]) -> None:
     """A relaxation wrongly capping Hund's score at 5 is refuted by the witness of 9 (the
     Hund plans are built from the rules alone, not from the relaxation's optimum)."""
 
-    def capped(game: Any) -> bounds.Relaxation:
-        relax = bounds.hund_relaxation(game)
+    def capped(game: Any) -> Relaxation:
+        relax = hund.relaxation(game)
         relax.assertions.append(Tracked("HUND-FACT-2", relax.score <= 5))
         return relax
 
-    monkeypatch.setitem(bounds.RELAXATIONS, "hund", capped)
+    swap("hund", relaxation=capped)
     result = bounds.bound_result("hund", 3, True, TIMEOUT_MS)
     assert result.status == COUNTEREXAMPLE
     assert (result.witness["bound"], result.witness["score"]) == (5, 9)
@@ -439,7 +485,7 @@ def test_an_unsound_relaxation_is_a_counterexample(monkeypatch: pytest.MonkeyPat
 
 def test_a_bound_z3_cannot_reach_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        bounds, "optimum", lambda *_args, **_kwargs: (UNKNOWN, None, None), raising=True
+        prove, "optimum", lambda *_args, **_kwargs: (UNKNOWN, None, None), raising=True
     )
     result = bounds.bound_result("hund", 3, True, TIMEOUT_MS)
     assert result.status == UNKNOWN
@@ -448,7 +494,7 @@ def test_a_bound_z3_cannot_reach_is_unknown(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_results_are_json_ready() -> None:
-    for result in results("hund", 2):
+    for result in proved("hund", 2):
         data = json.loads(json.dumps(result.witness))
         assert data["deal"]["piles"]["virtual-up"]
         assert witnesses.replay_witness("hund", 2, data) == data["score"]
@@ -457,19 +503,19 @@ def test_results_are_json_ready() -> None:
 # --- the readings are in force -----------------------------------------------------------
 
 
-def test_an_option_blind_relaxation_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_option_blind_relaxation_is_refuted(swap: Callable[..., None]) -> None:
     """The defaults' relaxation of The Last bounds four players' penalty by 102; under
     ``unused-points=last-winner`` the witness lays down 132: reported as unsound."""
-    monkeypatch.setitem(bounds.RELAXATIONS, "the-last", blind)
+    swap("the-last", relaxation=blind)
     result = bounds.bound_result("the-last", 4, True, TIMEOUT_MS, {"unused-points": "last-winner"})
     assert result.status == COUNTEREXAMPLE
     assert (result.witness["bound"], result.witness["score"]) == (102, 132)
 
 
-def test_an_option_blind_relaxation_leaves_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_option_blind_relaxation_leaves_a_gap(swap: Callable[..., None]) -> None:
     """The defaults' relaxation of Hund gives two players 9; with the virtual player
     ignored for Hund the best round gives 6: a gap, never proved."""
-    monkeypatch.setitem(bounds.RELAXATIONS, "hund", blind)
+    swap("hund", relaxation=blind)
     result = bounds.bound_result("hund", 2, True, TIMEOUT_MS, {"virtual-hund": "ignored"})
     assert result.status == UNKNOWN
     assert result.detail == "proved bound 9, best witness 6"
@@ -478,13 +524,13 @@ def test_an_option_blind_relaxation_leaves_a_gap(monkeypatch: pytest.MonkeyPatch
 def test_a_wrong_claimed_bound_is_not_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """An optimum claimed one too low (42 for the full deck at three players) is not
     re-proved: 'no score above 41' is satisfiable."""
-    real = bounds.optimum
+    real = prove.optimum
 
     def low_by_one(*args: Any, **kwargs: Any) -> Any:
         status, value, model = real(*args, **kwargs)
         return status, None if value is None else value - 1, model
 
-    monkeypatch.setattr(bounds, "optimum", low_by_one)
+    monkeypatch.setattr(prove, "optimum", low_by_one)
     result = bounds.bound_result("sticheln-1993", 3, True, TIMEOUT_MS, {"deck": "full"})
     assert result.status == UNKNOWN
     assert "optimum 41 not re-proved" in result.detail

@@ -18,13 +18,15 @@ This module is pure Python over the model; it neither imports ``pyspiel`` nor
   rules make the lowest total win (The Last counts penalty points, LAST-GAME-1), so
   that for every ruleset a higher return is better, as OpenSpiel's algorithms assume.
 * **Utility bounds.** Under every reading the score bounds are proved for
-  (:mod:`tricklaw.proofs.bound_readings`: the defaults, each option varied on its own,
+  (:mod:`tricklaw.proofs.bounds.readings`: the defaults, each option varied on its own,
   and the combinations listed there; options that cannot change a round's score range
   are ignored), the bounds of one round are the ones Z3 proves over the ruleset's
-  relaxation of that reading (:mod:`tricklaw.proofs.bounds`; the tests show them tight).
-  Under any other combination of options the adapter claims nothing proved and uses a
-  coarse bound that holds for every option: each card counts once for at most
-  ``max(value, 1)`` points, plus Hund's award of 3 (HUND-FACT-3).
+  relaxation of that reading and a witness meets (:mod:`tricklaw.proofs.bounds`), as
+  checked in: read from ``spec/bounds/v1.json`` (:mod:`tricklaw.spec.proved_bounds`), so that
+  loading a game never starts Z3. Under any other combination of options the adapter
+  claims nothing proved and uses a coarse bound that holds for every option: each card
+  counts once for at most ``max(value, 1)`` points, plus Hund's award of 3
+  (HUND-FACT-3).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
 from tricklaw.spec.errors import OptionError
+from tricklaw.spec.proved_bounds import Reading, label, load_bounds
 
 DEFAULT_DEALS = 1 << 16
 """The deal seeds of the chance node unless the ``deals`` parameter says otherwise."""
@@ -49,7 +52,6 @@ MAX_DEALS = 1 << 20
 ROUNDS = "rounds"
 HUND_AWARD = 3
 """The Hund award, the one score not counted card by card (HUND-FACT-3)."""
-BOUND_TIMEOUT_MS = 5000
 CARD_KINDS = (ActionKind.PLAY, ActionKind.SELECT, ActionKind.SWAP, ActionKind.DESIGNATE)
 """The action kinds whose payload is a card of the deck."""
 
@@ -215,14 +217,13 @@ def utility_bounds(game: Game, rounds: int) -> tuple[tuple[int, int], bool]:
     return (-rounds * coarse, rounds * coarse), False
 
 
-def proved_reading(game: Game) -> tuple[tuple[str, str], ...] | None:
-    """``game``'s reading as :mod:`tricklaw.proofs.bound_readings` names it (the options
-    that differ from the defaults and can change a round's score range), or ``None``
-    when no score bound is proved under it."""
-    from tricklaw.proofs import bound_readings
-
+def proved_reading(game: Game) -> Reading | None:
+    """``game``'s reading as the score bounds name it (the options that differ from the
+    defaults and can change a round's score range), or ``None`` when no score bound is
+    proved under it."""
     ruleset = game.ruleset
-    unchanged = bound_readings.UNCHANGED.get(ruleset.id, {})
+    proved = load_bounds()
+    unchanged = proved.unchanged(ruleset.id)
     defaults = ruleset.make_game(game.players).options.as_dict()
     reading = tuple(
         sorted(
@@ -231,24 +232,13 @@ def proved_reading(game: Game) -> tuple[tuple[str, str], ...] | None:
             if value != defaults[name] and name not in unchanged and name != ROUNDS
         )
     )
-    return reading if reading in bound_readings.readings(ruleset, game.players) else None
+    return reading if label(reading) in proved.readings(ruleset.id, game.players) else None
 
 
-@cache
 def proved_round_bounds(
-    ruleset_id: str, players: int, reading: tuple[tuple[str, str], ...] = ()
+    ruleset_id: str, players: int, reading: Reading = ()
 ) -> tuple[int, int] | None:
     """The least and greatest round score of a player under ``reading`` (the defaults
-    elsewhere), as Z3 proves them over the relaxation; ``None`` unless both are proved."""
-    from tricklaw.proofs import bounds
-    from tricklaw.proofs.solver import PROVED
-
-    game = get_ruleset(ruleset_id).make_game(players, dict(reading))
-    relax = bounds.RELAXATIONS[ruleset_id]
-    high = bounds.prove_bound(relax(game), True, BOUND_TIMEOUT_MS)
-    low = bounds.prove_bound(relax(game), False, BOUND_TIMEOUT_MS)
-    if high.status != PROVED or low.status != PROVED:
-        return None
-    if high.value is None or low.value is None:
-        return None
-    return low.value, high.value
+    elsewhere), as proved and checked in (``spec/bounds/v1.json``); ``None`` unless both
+    are proved and met by a witness."""
+    return load_bounds().round_bounds(ruleset_id, players, reading)

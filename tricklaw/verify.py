@@ -14,13 +14,16 @@ For each ruleset (every player count, every reading where it matters):
 * ``self-check``: sampled random games per player count keep every invariant
   after every action (:mod:`tricklaw.model.invariants`), replay from their
   JSON record to the same state, repeat exactly from the same seed, and score
-  every round as recomputed from the tricks' cards.
+  every round as recomputed from the tricks' cards;
+* ``bounds-artifact``: the score bounds proved here are those checked in
+  (``spec/bounds/v1.json``, :mod:`tricklaw.proofs.bounds.artifact`), readings and
+  witnesses included.
 
 the worked tricks as Z3 constraints (:mod:`tricklaw.proofs.example_constraints`),
 and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
 model-encoding agreement, card conservation) and the score bounds of
 :mod:`tricklaw.proofs.bounds` under every reading that can change them
-(:mod:`tricklaw.proofs.bound_readings`; each proved on a sound relaxation and met by
+(:mod:`tricklaw.proofs.bounds.readings`; each proved on a sound relaxation and met by
 a witness the model replays), each ``proved``,
 ``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
 witness). The command exits 1 if any check fails, any obligation has a
@@ -43,12 +46,15 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import bound_readings, bounds, example_constraints, obligations
+from tricklaw.proofs import example_constraints, obligations
+from tricklaw.proofs.bounds import bounds_results, not_varied
+from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, TricklawError
+from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
 
 SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
@@ -257,7 +263,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
             progress(f"{ruleset.id} {n}p: score bounds")
-            results += bounds.bounds_results(ruleset, n, scope.timeout_ms, options)
+            proved = bounds_results(ruleset, n, scope.timeout_ms, options)
+            results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]
     return results
 
 
@@ -306,13 +313,13 @@ def _bounds_table(results: list[Result]) -> Any:
     are none), with a caption naming the options no bound is varied over, and why."""
     from rich.table import Table
 
-    rows = bounds.bound_cells(results)
+    rows = bound_cells(asdict(r) for r in results)
     if not rows:
         return None
     caption = "; ".join(
         f"{rid} {name}: {why}"
         for rid in dict.fromkeys(key[0] for key in rows)
-        for name, why in bound_readings.not_varied(rid).items()
+        for name, why in not_varied(rid).items()
     )
     table = Table(
         title="round score of one player: proved bounds met by replayed witnesses",
@@ -321,9 +328,7 @@ def _bounds_table(results: list[Result]) -> Any:
     for heading in ("ruleset", "players", "reading", "least", "greatest"):
         table.add_column(heading, overflow="fold")
     for (ruleset, players, reading), cells in rows.items():
-        table.add_row(
-            ruleset, players, reading, cells.get(bounds.MIN, ""), cells.get(bounds.MAX, "")
-        )
+        table.add_row(ruleset, players, reading, cells.get(MIN, ""), cells.get(MAX, ""))
     return table
 
 

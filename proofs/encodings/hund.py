@@ -19,6 +19,9 @@ The trick is judged in a context: ``trump``, the suit already trump before
 the trick (or None), and ``designation``, the round's designated number (or
 None). Only Trump matters to the trick; when no suit is trump yet, the first
 card in the trick showing the designated number makes its suit trump.
+
+Card conservation (:func:`conservation_machine`): every card is dealt (HUND-GAP-2),
+played to a trick, and the trick taken whole by its winner (HUND-COLLECT-1).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 import z3
 
 from tricklaw.model.state import Game
+from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -183,4 +187,13 @@ def contexts(game: Game) -> list[dict[str, int | None]]:
     return out
 
 
+def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """Where Hund's cards can be and how they move: dealt to the hands (``deal``), played
+    to the trick (``turn``), the trick taken whole by its winner (``collect``)."""
+    hands, taken = seat_places("hand", seats), seat_places("taken", seats)
+    moves = (*plays(seats, clause), *takes(seats, clause["collect"]))
+    return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+
+
 ENCODINGS.register("hund", HundTrick)
+MACHINES.register("hund", conservation_machine)

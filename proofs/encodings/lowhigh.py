@@ -14,6 +14,10 @@ one case (LH-TRICK-1). When every card has one value the same card is both
 (dispute LH-D-SAMECARD): under ``same-player`` its player takes the highest
 card himself (``low = winner``); under ``among-rest`` the lowest is sought
 among the other cards, the latest of equal ones.
+
+Card conservation (:func:`conservation_machine`): the trick's highest card goes to the
+lowest card's player and the rest to the highest's (LH-TRICK-4, LH-TRICK-5), or the
+whole trick to one player (LH-D-SAMECARD).
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ import z3
 
 from tricklaw.model.cards import Card
 from tricklaw.model.state import Game
+from tricklaw.proofs.conservation import (
+    MACHINES,
+    Machine,
+    Transition,
+    per_seat,
+    plays,
+    pour,
+    seat_places,
+    split,
+)
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -130,4 +144,33 @@ class LowHighTrick(TrickEncoding):
         )
 
 
+def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """Where lowhigh's cards can be and how they move: dealt to the hands (``deal``);
+    played to the trick (``turn``); the trick split, its highest card to one seat and the
+    rest to another (``low-takes``), or taken whole by one seat when one card is both
+    highest and lowest (LH-D-SAMECARD)."""
+    hands, taken = seat_places("hand", seats), seat_places("taken", seats)
+    moves = (
+        *plays(seats, clause),
+        *[
+            Transition(
+                f"seat {lo} takes the highest card, seat {hi} the rest",
+                clause["low-takes"],
+                split("trick", f"taken{lo}", f"taken{hi}"),
+            )
+            for hi in range(seats)
+            for lo in range(seats)
+            if lo != hi
+        ],
+        *per_seat(
+            seats,
+            "seat {s} takes the whole trick",
+            "LH-D-SAMECARD",
+            lambda s: pour("trick", f"taken{s}"),
+        ),
+    )
+    return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+
+
 ENCODINGS.register("lowhigh", LowHighTrick)
+MACHINES.register("lowhigh", conservation_machine)

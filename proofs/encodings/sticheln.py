@@ -12,6 +12,10 @@ Later edition (001, lines 37-42, 78-80): only lead colour: highest wins
 and is ignored (STI-TRICK-4); all zeros: nobody (STI-TRICK-6); the lead
 card's colour is the lead colour (STI-TRICK-5), or the first non-zero card's
 (reading ``zero-lead=first-nonzero``).
+
+Card conservation (:func:`conservation_machine`): the cards move from the hands to the
+picked cards (STI93-SELECT-1, STI-SELECT-2), to the trick, and from the trick to its
+winner (STI93-COLLECT-1, STI-COLLECT-1) or, when nobody wins it, aside.
 """
 
 from __future__ import annotations
@@ -23,6 +27,17 @@ from typing import Any
 import z3
 
 from tricklaw.model.state import Game
+from tricklaw.proofs.conservation import (
+    MACHINES,
+    Machine,
+    Transition,
+    move,
+    per_seat,
+    plays,
+    pour,
+    seat_places,
+    takes,
+)
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
@@ -209,5 +224,25 @@ class StichelnTrick(TrickEncoding):
         )
 
 
+def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """Where Sticheln's cards can be and how they move (both editions): dealt to the hands
+    and aside (the ``deal`` clause); a hand card picked (``select``) or played to the
+    trick (``turn``); the trick taken by its winner (``collect``) or by nobody, set aside
+    (``all-zero``)."""
+    hands, picked, taken = (seat_places(p, seats) for p in ("hand", "picked", "taken"))
+    moves = (
+        *per_seat(
+            seats, "pick seat {s}", clause["select"], lambda s: move(f"hand{s}", f"picked{s}")
+        ),
+        *plays(seats, clause),
+        *takes(seats, clause["collect"]),
+        Transition("nobody takes the trick", clause["all-zero"], pour("trick", "aside")),
+    )
+    places = (*hands, *picked, "trick", *taken, "aside")
+    return Machine(ruleset, places, (*hands, "aside"), clause["deal"], moves)
+
+
 ENCODINGS.register("sticheln-1993", StichelnTrick)
 ENCODINGS.register("sticheln", StichelnTrick)
+MACHINES.register("sticheln-1993", conservation_machine)
+MACHINES.register("sticheln", conservation_machine)

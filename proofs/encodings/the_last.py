@@ -7,6 +7,10 @@ points card (LAST-TRICK-3). One rule for every trick: a single text case.
 Each value exists once per colour, so two cards of the winning colour never
 tie. With two players the ghost fills a third place (LAST-GHOST-1), so the
 trick has as many cards as there are seats.
+
+Card conservation (:func:`conservation_machine`): each trick turns up a points card
+(LAST-TRICK-1), its winner takes it and keeps it or swaps it for a hand card, face
+down (LAST-TRICK-3, LAST-COLLECT-1); the played cards are discarded.
 """
 
 from __future__ import annotations
@@ -15,6 +19,17 @@ from collections.abc import Mapping
 
 import z3
 
+from tricklaw.proofs.conservation import (
+    MACHINES,
+    Machine,
+    Transition,
+    move,
+    per_seat,
+    plays,
+    pour,
+    seat_places,
+    swap,
+)
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -72,4 +87,43 @@ class TheLastTrick(TrickEncoding):
         return z3.And(self.is_one_of(w, winning), self.no_higher(w, winning))
 
 
+def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """Where The Last's cards can be and how they move: dealt to the hands and the points
+    pile (``deal``); the top points card turned up (``turn-up``: each trick begins so,
+    LAST-TRICK-1); hand cards played (``turn``) and the trick discarded (``collect``);
+    the points card won (``points-card``), then kept face down or swapped for a hand card
+    laid face down (``decide``); under ``unused-points=last-winner`` the points cards
+    never turned up taken by the last trick's winner (LAST-D-UNUSED)."""
+    hands, pending, taken = (seat_places(p, seats) for p in ("hand", "pending", "taken"))
+    moves = (
+        Transition("turn up a points card", clause["turn-up"], move("points", "shown")),
+        *plays(seats, clause),
+        Transition("discard the trick", clause["collect"], pour("trick", "discard")),
+        *per_seat(
+            seats,
+            "seat {s} wins the points card",
+            clause["points-card"],
+            lambda s: pour("shown", f"pending{s}"),
+        ),
+        *per_seat(
+            seats, "seat {s} keeps it", clause["decide"], lambda s: pour(f"pending{s}", f"taken{s}")
+        ),
+        *per_seat(
+            seats,
+            "seat {s} swaps it",
+            clause["decide"],
+            lambda s: swap(f"hand{s}", f"pending{s}", f"taken{s}"),
+        ),
+        *per_seat(
+            seats,
+            "seat {s} takes the unused points cards",
+            "LAST-D-UNUSED",
+            lambda s: pour("points", f"taken{s}"),
+        ),
+    )
+    places = (*hands, "points", "shown", "trick", "discard", *pending, *taken)
+    return Machine(ruleset, places, (*hands, "points"), clause["deal"], moves)
+
+
 ENCODINGS.register("the-last", TheLastTrick)
+MACHINES.register("the-last", conservation_machine)

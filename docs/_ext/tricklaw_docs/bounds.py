@@ -1,5 +1,6 @@
 """The score-bounds page (``generated/bounds.md``): the least and greatest round score of
-every ruleset, player count and reading, as ``tricklaw verify`` computes them."""
+every ruleset, player count and reading, as proved once and checked in
+(``spec/bounds/v1.json``, read without Z3)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from .markdown import md_escape, write
 
 
 def gen_bounds(gen: Path) -> float:
-    """The score bounds of every ruleset, player count and reading, computed as
-    ``tricklaw verify`` computes them."""
-    from tricklaw.proofs import bound_readings, bounds
+    """The score bounds of every ruleset, player count and reading, as proved once and
+    checked in (``spec/bounds/v1.json``; read without Z3)."""
+    from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
 
     start = time.perf_counter()
+    proved = load_bounds()
     out = [
         "(bounds)=",
         "# Score bounds",
@@ -23,9 +25,9 @@ def gen_bounds(gen: Path) -> float:
         "player count and reading of the rules that can change them. Each bound is proved by "
         "Z3 on a sound relaxation of the round and met by a witness (a deal and its actions) "
         "that the model replays under that reading to exactly that score; a bound that is "
-        "not both is shown with its status and details, never as a number alone. Computed "
-        "while this page is built, as `tricklaw verify` computes them (see "
-        "{py:mod}`tricklaw.proofs.bounds` and {py:mod}`tricklaw.proofs.bound_readings`).",
+        "not both is shown with its status and details, never as a number alone. Read from "
+        "`spec/bounds/v1.json`, which `tricklaw bounds` writes and `tricklaw verify` checks "
+        "(see {py:mod}`tricklaw.proofs.bounds` and {py:mod}`tricklaw.proofs.bounds.readings`).",
         "",
         "Each option that can change a round's score range is varied on its own, one value at "
         "a time from the defaults, at the player counts where it can matter; the combinations "
@@ -33,7 +35,7 @@ def gen_bounds(gen: Path) -> float:
         "is better).",
         "",
     ]
-    rows = bounds.bound_cells(bounds.all_bounds_results())
+    rows = bound_cells(proved.rows)
     for ruleset_id in dict.fromkeys(key[0] for key in rows):
         out += [f"## {ruleset_id}", "", "| players | reading | least | greatest |"]
         out.append("|---|---|---|---|")
@@ -41,19 +43,20 @@ def gen_bounds(gen: Path) -> float:
             if rid != ruleset_id:
                 continue
             out.append(
-                f"| {players} | {md_escape(reading)} | {cells.get(bounds.MIN, '')} "
-                f"| {cells.get(bounds.MAX, '')} |"
+                f"| {players} | {md_escape(reading)} | {cells.get(MIN, '')} "
+                f"| {cells.get(MAX, '')} |"
             )
         out.append("")
-        combos = bound_readings.COMBINATIONS.get(ruleset_id, ())
+        part = proved.rulesets.get(ruleset_id, {})
+        combos = part.get("combinations", [])
         if combos:
             out += ["Varied together:", ""]
-            out += [f"- {md_escape(bound_readings.label(c.options))}: {c.why}" for c in combos]
+            out += [f"- {md_escape(c['reading'])}: {c['why']}" for c in combos]
             out.append("")
-        skipped = bound_readings.not_varied(ruleset_id)
+        skipped = part.get("not_varied", [])
         if skipped:
             out += ["Not varied:", ""]
-            out += [f"- `{name}`: {md_escape(why)}" for name, why in skipped.items()]
+            out += [f"- `{s['option']}`: {md_escape(s['why'])}" for s in skipped]
             out.append("")
     write(gen / "bounds.md", "\n".join(out) + "\n")
     return time.perf_counter() - start

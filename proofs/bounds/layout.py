@@ -1,15 +1,12 @@
-"""Witnesses of the score bounds: deals and actions that the model replays.
+"""Laying out a witness's tricks: which seat plays which card, asked of the model.
 
-A :class:`Plan` says which seat plays which card in which trick of one round (and
-the picks and choices a ruleset asks for); :func:`drive` plays it through the
-model, every action checked for legality, and gives the replayed scores as a
-:class:`Witness`. Witnesses are written to and read from JSON
-(:func:`witness_json`, :func:`replay_witness`).
-
-Plans are laid out trick by trick by :func:`lay_out` at a :class:`Table` (the
-game's seats, trick judge and follow rule): for each trick it asks the model's own
-judge which seat wins a given order of cards, and its follow rule whether each card
-may be played from any hand the seat can still be dealt (:func:`arrangements`).
+A plan (:class:`~tricklaw.proofs.bounds.witness.Plan`) is built trick by trick: for each
+trick, given its cards and the outcome it must have (:class:`TrickSpec`), :func:`lay_out`
+finds an order in which the seats play them, at a :class:`Table` (the game's seats, the
+model's own trick judge and follow rule): the judge says which seat wins a given order,
+and the follow rule whether each card may be played from any hand the seat can still be
+dealt (:func:`arrangements`). The helpers below cut a deck into tricks the plans use
+(mono-colour tricks everyone can follow, chunks, subsets a seat can win).
 """
 
 from __future__ import annotations
@@ -17,165 +14,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from tricklaw.model import actions
 from tricklaw.model.cards import Card, colour_of, value_of
-from tricklaw.model.options import OptionValue
-from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets import get_ruleset
-from tricklaw.model.state import Deal, Game, Phase, State
+from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
-from tricklaw.spec.errors import TricklawError
 
-SEAT = 0
-"""The seat whose score is bounded (every relaxation is blind to seat numbers, so
-its bounds hold for every player)."""
-WITNESS_SEED = 0
-"""The seed that deals the rounds after the witness round (Hund always plays five)."""
-
-# --- witnesses: deals and actions the model replays -----------------------------------------
-
-
-ROUND_OPTIONS: Mapping[str, Mapping[str, OptionValue]] = {
-    "sticheln-1993": {"rounds": 1},
-    "sticheln": {"rounds": 1},
-    "lowhigh": {"rounds": 1},
-    "the-last": {"rounds": 1},
-    "hund": {},
-}
-"""The options a witness is replayed under: the defaults, with a single round where the
-ruleset has a ``rounds`` option (Hund always plays five: its witness is the first)."""
-
-
-def witness_game(
-    ruleset_id: str, players: int, reading: Mapping[str, OptionValue] | None = None
-) -> Game:
-    """The game a witness of ``ruleset_id`` is played in: the options of ``reading``,
-    the defaults otherwise, and a single round (see :data:`ROUND_OPTIONS`)."""
-    options = {**ROUND_OPTIONS[ruleset_id], **(reading or {})}
-    return get_ruleset(ruleset_id).make_game(players, options)
-
-
-def chosen_options(game: Game) -> dict[str, OptionValue]:
-    """The options of ``game`` that differ from their defaults."""
-    defaults = {s.name: s.default for s in game.ruleset.option_specs}
-    return {k: v for k, v in game.options.items if v != defaults[k]}
-
-
-@dataclass
-class Plan:
-    """A round to play: the deal, which card each seat plays in each trick (in trick
-    order, seat -> card), each seat's pick (Sticheln), the taker's choices (The Last:
-    trick index -> action; KEEP when not given) and the decisions taken before the
-    first trick, in turn (Hund's designation sets)."""
-
-    deal: Deal
-    tricks: list[dict[int, Card]]
-    picks: dict[int, Card] = field(default_factory=dict)
-    choices: dict[int, int] = field(default_factory=dict)
-    opening: tuple[int, ...] = ()
-
-
-@dataclass
-class Witness:
-    """A deal and the actions of its first round, with the score the model gives them."""
-
-    deal: Deal
-    actions: tuple[tuple[int, int], ...]
-    score: int
-    scores: tuple[int, ...]
-
-
-def drive(game: Game, plan: Plan) -> Witness:
-    """Play ``plan``'s first round through the model, every action checked for legality
-    (raises :class:`~tricklaw.spec.errors.TricklawError` or ``KeyError`` if the plan is not
-    playable); the replayed scores."""
-    state: State[Any] = game.new_state_from_deals([plan.deal], WITNESS_SEED)
-    done: list[tuple[int, int]] = []
-    opening = list(plan.opening)
-    while not state.history:
-        seat = state.current_player()
-        if state.phase is Phase.SELECT:
-            action = actions.select(plan.picks[seat])
-        elif state.phase is Phase.CHOOSE and not state.tricks:
-            action = opening.pop(0)
-        elif state.phase is Phase.CHOOSE:
-            action = plan.choices.get(len(state.tricks) - 1, actions.KEEP)
-        else:
-            action = actions.play(plan.tricks[len(state.tricks)][seat])
-        state = state.apply_action(action)
-        done.append((seat, action))
-    scores = state.history[0].scores
-    return Witness(plan.deal, tuple(done), scores[SEAT], scores)
-
-
-def deal_json(deal: Deal, ruleset: Ruleset[Any]) -> dict[str, Any]:
-    """``deal`` in notation (the record's deal format)."""
-    fmt = ruleset.palette.format_all
-    out: dict[str, Any] = {
-        "hands": [fmt(h) for h in deal.hands],
-        "piles": {name: fmt(cards) for name, cards in deal.piles},
-    }
-    if deal.first_leader is not None:
-        out["first_leader"] = deal.first_leader
-    if deal.extras:
-        out["extras"] = dict(deal.extras)
-    return out
-
-
-def deal_from_json(raw: Mapping[str, Any], ruleset: Ruleset[Any]) -> Deal:
-    """The deal :func:`deal_json` wrote."""
-    parse = ruleset.palette.parse_all
-    return Deal(
-        tuple(tuple(parse(h)) for h in raw["hands"]),
-        tuple((k, tuple(parse(v))) for k, v in raw.get("piles", {}).items()),
-        raw.get("first_leader"),
-        tuple((k, int(v)) for k, v in raw.get("extras", {}).items()),
-    )
-
-
-def witness_json(game: Game, witness: Witness) -> dict[str, Any]:
-    """A witness as JSON-ready data: options, seed, deal, actions (notation), scores."""
-    ruleset = game.ruleset
-    return {
-        "options": chosen_options(game),
-        "seed": WITNESS_SEED,
-        "deal": deal_json(witness.deal, ruleset),
-        "actions": [
-            {"seat": s, "action": actions.action_to_string(a, ruleset.palette)}
-            for s, a in witness.actions
-        ],
-        "score": witness.score,
-        "scores": list(witness.scores),
-    }
-
-
-def replay_witness(ruleset_id: str, players: int, witness: Mapping[str, Any]) -> int:
-    """Replay a witness (as :func:`witness_json` writes it) through the model, checking
-    each action's seat and legality; seat 0's score in the finished first round."""
-    ruleset = get_ruleset(ruleset_id)
-    game = ruleset.make_game(players, dict(witness.get("options", {})))
-    deal = deal_from_json(witness["deal"], ruleset)
-    state: State[Any] = game.new_state_from_deals([deal], witness.get("seed"))
-    for entry in witness["actions"]:
-        if state.history:
-            raise TricklawError("the witness has actions after its round is over")
-        if entry["seat"] != state.current_player():
-            raise TricklawError(f"seat {entry['seat']} acts on seat {state.current}'s turn")
-        state = state.apply_action(actions.string_to_action(entry["action"], ruleset.palette))
-    if not state.history:
-        raise TricklawError("the witness's actions do not finish the round")
-    score: int = state.history[0].scores[SEAT]
-    return score
-
-
-def deck_shape(ruleset: Ruleset[Any], game: Game) -> tuple[list[int], list[int]]:
-    deck = ruleset.deck(game.players, game.options)
-    return sorted({colour_of(c) for c in deck}), sorted({value_of(c) for c in deck})
-
-
-# --- laying out tricks with the model's own judge ------------------------------------------
+PLAN_TRIES = 40
+"""How many alternatives a plan tries at each choice it makes (Sticheln: the won and the
+lost tricks; The Last: the points piles and the cuts into tricks)."""
 
 Judge = Callable[[tuple[Card, ...]], TrickResult]
 Accept = Callable[[int | None, Mapping[int, tuple[Card, ...]]], bool]
@@ -344,6 +190,8 @@ def lay_out(
 
 
 def model_judge(game: Game) -> Judge:
+    """The model's trick judge of ``game``, as a function of the cards alone."""
+
     def judge(cards: tuple[Card, ...]) -> TrickResult:
         return game.ruleset.judge_trick(game, cards)
 
@@ -351,14 +199,17 @@ def model_judge(game: Game) -> Judge:
 
 
 def wins(seat: int) -> Accept:
+    """Accepts a trick that ``seat`` wins."""
     return lambda winner, _taken: winner == seat
 
 
 def takes_nothing(seat: int) -> Accept:
+    """Accepts a trick that gives ``seat`` no card."""
     return lambda _winner, taken: seat not in taken
 
 
 def loses(seat: int) -> Accept:
+    """Accepts a trick that some other seat wins."""
     return lambda winner, _taken: winner is not None and winner != seat
 
 
@@ -382,15 +233,11 @@ def mono_chunks(cards: Sequence[Card], size: int) -> tuple[list[list[Card]], lis
 
 
 def by_colour_desc(cards: Sequence[Card]) -> dict[int, list[Card]]:
+    """``cards`` by colour, each colour from its highest card down."""
     out: dict[int, list[Card]] = {}
     for card in sorted(cards, key=lambda c: (colour_of(c), -value_of(c))):
         out.setdefault(colour_of(card), []).append(card)
     return out
-
-
-def first_leader(game: Game) -> int:
-    state: State[Any] = game.new_initial_state(WITNESS_SEED)
-    return state.first_leader
 
 
 def judge_seat(judge: Judge, trick: Mapping[int, Card], leader: int, seats: int) -> int | None:
@@ -398,3 +245,27 @@ def judge_seat(judge: Judge, trick: Mapping[int, Card], leader: int, seats: int)
     order = [(leader + i) % seats for i in range(seats)]
     result = judge(tuple(trick[s] for s in order))
     return None if result.winner is None else order[result.winner]
+
+
+def pick_subsets(
+    winnable: Callable[[Sequence[Card]], bool],
+    pool: list[Card],
+    required: list[Card],
+    count: int,
+    size: int,
+) -> Iterator[list[list[Card]]]:
+    """``count`` disjoint tricks of ``size`` cards from ``pool`` that seat 0 can win,
+    together holding every card of ``required`` (in ``pool`` order)."""
+    if count == 0:
+        if not required:
+            yield []
+        return
+    for combo in itertools.combinations(pool, size):
+        if required and required[0] not in combo:
+            continue
+        if not winnable(combo):
+            continue
+        rest_pool = [c for c in pool if c not in combo]
+        rest_required = [c for c in required if c not in combo]
+        for more in pick_subsets(winnable, rest_pool, rest_required, count - 1, size):
+            yield [list(combo), *more]

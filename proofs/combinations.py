@@ -1,0 +1,36 @@
+"""Every combination of the readings of some options: what the proofs are run under.
+
+A dispute option (or a custom option with choices) has one value per reading of the
+rules; the trick obligations (:mod:`tricklaw.proofs.obligations`), the worked examples
+(:mod:`tricklaw.proofs.examples`) and their Z3 constraints
+(:mod:`tricklaw.proofs.example_constraints`) are each checked under every combination
+of the readings of the options they depend on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from tricklaw.model.ruleset import Ruleset
+
+
+def reading_combinations(
+    ruleset: Ruleset[Any], names: Collection[str], chosen: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
+    """Every combination of the readings of the options ``names`` that ``ruleset`` has
+    (option name -> value, in the ruleset's option order), each fixed to ``chosen``
+    where given."""
+    fixed = chosen or {}
+    specs = [s for s in ruleset.option_specs if s.name in names and s.choices]
+    choices = [[fixed[s.name]] if s.name in fixed else list(s.choices) for s in specs]
+    return [
+        {s.name: v for s, v in zip(specs, values, strict=True)}
+        for values in itertools.product(*choices)
+    ]
+
+
+def dispute_options(ruleset: Ruleset[Any]) -> tuple[str, ...]:
+    """The names of ``ruleset``'s options that select a reading of a dispute."""
+    return tuple(s.name for s in ruleset.option_specs if s.dispute)

@@ -1,0 +1,74 @@
+"""``tricklaw bounds``: prove every score bound once and write them down, or check them.
+
+``tricklaw bounds`` proves the least and the greatest round score of one player for every
+ruleset, player count and reading (:mod:`tricklaw.proofs.bounds`) and writes them,
+deterministically, to ``spec/bounds/v1.json`` (checked in, and installed with the
+package; :mod:`tricklaw.spec.proved_bounds` describes it); ``--out FILE`` writes elsewhere.
+``tricklaw bounds --check`` proves them again and exits 1 with one line naming the first
+difference from the file. What needs only the values reads the file, without Z3; ``tricklaw
+verify`` compares the bounds it proves with it (check ``bounds-artifact``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+from pathlib import Path
+
+from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import PATH
+
+
+def _default_file() -> Path | None:
+    """``spec/bounds/v1.json`` under the current folder, when it is the repository root."""
+    return Path("spec") / PATH if Path("spec").is_dir() else None
+
+
+def cmd_bounds(args: argparse.Namespace) -> int:
+    """Write the score bounds file, or (``--check``) compare it with a fresh proof."""
+    from tricklaw.proofs.bounds import artifact
+
+    target = Path(args.out) if args.out else _default_file()
+    if args.check:
+        if target is None:
+            target = Path(str(resources.files("tricklaw.spec").joinpath(PATH)))
+        try:
+            text = target.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise TricklawError(f"cannot read {target}: {exc.strerror}") from None
+        problem = artifact.check_text(text, str(target))
+        if problem:
+            sys.stderr.write(f"tricklaw: bounds: {target}: {problem} (run 'tricklaw bounds')\n")
+            return 1
+        sys.stdout.write(f"bounds agree: {target}\n")
+        return 0
+    if target is None:
+        raise TricklawError("no spec/ folder here: run from the repository root or give --out FILE")
+    text = artifact.generate()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise TricklawError(f"cannot write {target}: {exc.strerror}") from None
+    sys.stdout.write(f"wrote {len(text.encode('utf-8'))} bytes to {target}\n")
+    return 0
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``bounds`` subcommand (``tricklaw bounds [--out FILE] [--check]``)."""
+    p = subparsers.add_parser(
+        "bounds", help="prove every score bound and write them (spec/bounds/v1.json), or check"
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="the bounds file (default: spec/bounds/v1.json under the current folder, the "
+        "repository root)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="prove again and exit 1 naming the first difference from the file",
+    )
+    p.set_defaults(func=cmd_bounds)
