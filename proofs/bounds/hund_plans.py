@@ -169,7 +169,8 @@ def _stacked_specs(game: Game, maximize: bool) -> list[TrickSpec] | None:
     every ``B`` card (the unique most Hund cards), no ``A`` card."""
     if game.seats != 3:
         return None
-    values = sorted(hund_rules.HUND_RULESET.values(game.players, hund_rules.rules_of(game)), reverse=True)
+    rules = hund_rules.rules_of(game)
+    values = sorted(hund_rules.HUND_RULESET.values(game.players, rules), reverse=True)
     a, b, c, d, e = ([make_card(suit, v) for v in values] for suit in range(5))
     anyone, other = _winners(hund_rules.VIRTUAL if game.players == 2 else None)
     hund_to = (wins(1), wins(1), wins(SEAT)) if maximize else (wins(SEAT),) * 3
@@ -229,7 +230,8 @@ def plan(game: Game, maximize: bool, hint: Hint = EMPTY) -> Plan | None:
     firsts = sets or tuple(make_card(suit, number or 0) for suit in range(5))
     groups = {suit: _groups(game, suit, firsts[suit], matches) for suit in range(5)}
     virtual = hund_rules.VIRTUAL if game.players == 2 else None
-    if any(sum(map(matches, g[0])) > 1 for g in groups.values()) and hund_rules.rules_of(game).set_repeat_stack:
+    stack = hund_rules.rules_of(game).set_repeat_stack
+    if any(sum(map(matches, g[0])) > 1 for g in groups.values()) and stack:
         specs = _stacked_specs(game, maximize)
     else:
         specs = _specs(groups, maximize, _award(game), virtual)
