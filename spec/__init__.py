@@ -147,6 +147,11 @@ def remove_folder(folder: Traversable) -> None:
     load_registry.cache_clear()
 
 
+def folders() -> tuple[Traversable, ...]:
+    """Where spec files are looked up, in order (this package's folder first)."""
+    return tuple(_FOLDERS)
+
+
 def _find(name: str) -> Traversable | None:
     for folder in _FOLDERS:
         path = folder.joinpath(name)

@@ -28,9 +28,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from tricklaw.spec import folders
 from tricklaw.spec.errors import SpecError
 
 FORMAT = "tricklaw-bounds"
@@ -111,11 +112,23 @@ def parse_bounds(text: str, where: str = FILE) -> ProvedBounds:
     return ProvedBounds(data["rulesets"], tuple(data["bounds"]))
 
 
-@cache
 def load_bounds() -> ProvedBounds:
-    """The bounds file installed with the package (``spec/bounds/v1.json``)."""
-    text = resources.files("tricklaw.spec").joinpath(PATH).read_text("utf-8")
-    return parse_bounds(text)
+    """The bounds file installed with the package (``spec/bounds/v1.json``), and those of
+    the spec folders plug-ins add (:func:`tricklaw.spec.add_folder`), as one."""
+    return _load(folders())
+
+
+@cache
+def _load(places: tuple[Traversable, ...]) -> ProvedBounds:
+    rulesets: dict[str, Mapping[str, Any]] = {}
+    rows: list[Mapping[str, Any]] = []
+    for folder in places:
+        path = folder.joinpath(PATH)
+        if path.is_file():
+            part = parse_bounds(path.read_text("utf-8"), str(path))
+            rulesets |= part.rulesets
+            rows += part.rows
+    return ProvedBounds(rulesets, tuple(rows))
 
 
 def bound_cells(rows: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str, str], dict[str, str]]:

@@ -23,6 +23,7 @@ from tricklaw.model import get_ruleset
 from tricklaw.model.registry import Registry
 from tricklaw.vectors import run_case, validate
 from tricklaw.vectors.files import check_clause_ids, ruleset_documents
+from tricklaw.verify import Scope, collect
 from tricklaw.views import make_layout
 
 HERE = Path(__file__).resolve().parent
@@ -90,6 +91,29 @@ def test_the_model_plays_tiny_and_settles_a_tie_by_its_dispute(registered: None)
     assert ruleset.winners(ruleset.make_game(2, {"tie": "nobody"}), tied) == ()
 
 
+def test_verify_proves_every_obligation_of_tiny(registered: None) -> None:
+    """The encodings, the conservation machine, the score bounds (met by witnesses and
+    equal to the bounds file in Tiny's own spec folder) and the self-checks, for every
+    player count."""
+    results = collect(Scope("tiny"))
+    bad = [r for r in results if r.status not in {"proved", "pass"}]
+    assert not bad, bad
+    for players in (2, 3):
+        done = {r.obligation for r in results if r.players == str(players)}
+        assert {
+            "coverage",
+            "outcome-unique",
+            "agreement",
+            "conservation-step",
+            "score-max",
+            "score-min",
+            "bounds-artifact",
+            "self-check",
+        } <= done, players
+    greatest = {r.players: r.witness["bound"] for r in results if r.obligation == "score-max"}
+    assert greatest == {"2": 6, "3": 4}  # every trick of the round
+
+
 def test_tinys_vectors_are_generated_valid_and_replay(registered: None) -> None:
     documents = ruleset_documents(get_ruleset("tiny"))
     assert set(documents) == {
@@ -122,6 +146,15 @@ def test_the_command_line_knows_an_installed_plugin(plugin_path: str, tmp_path: 
     assert trick.returncode == 0 and "TINY-TRICK-1" in trick.stdout, trick.stderr
     illegal = _cli(plugin_path, "trick", "tiny", "-n", "3", "G2", "R4", "G9")
     assert illegal.returncode == 2 and len(illegal.stderr.strip().splitlines()) == 1
+
+
+def test_verify_and_bounds_of_an_installed_plugin(plugin_path: str) -> None:
+    verified = _cli(plugin_path, "verify", "tiny")
+    assert verified.returncode == 0, verified.stdout[-2000:] + verified.stderr
+    assert verified.stdout.rstrip().endswith(" 0 failed")
+    bounds = HERE / "tiny" / "spec" / "bounds" / "v1.json"
+    checked = _cli(plugin_path, "bounds", "tiny", "--check", "--out", str(bounds))
+    assert checked.returncode == 0, checked.stderr
 
 
 def test_a_broken_plugin_is_one_line_and_exit_2(tmp_path: Path) -> None:

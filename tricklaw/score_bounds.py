@@ -7,6 +7,10 @@ package; :mod:`tricklaw.spec.proved_bounds` describes it); ``--out FILE`` writes
 ``tricklaw bounds --check`` proves them again and exits 1 with one line naming the first
 difference from the file. What needs only the values reads the file, without Z3; ``tricklaw
 verify`` compares the bounds it proves with it (check ``bounds-artifact``).
+
+Given ruleset ids, it proves only theirs: a plug-in's game keeps its own file in its spec
+folder (``tricklaw bounds tiny --out tests/tiny/spec/bounds/v1.json``), and
+:func:`~tricklaw.spec.proved_bounds.load_bounds` reads every folder's.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ def _default_file() -> Path | None:
 
 def cmd_bounds(args: argparse.Namespace) -> int:
     """Write the score bounds file, or (``--check``) compare it with a fresh proof."""
+    from tricklaw.model.rulesets import get_ruleset
     from tricklaw.proofs.bounds import artifact
 
+    ids = [get_ruleset(rid).id for rid in args.ruleset] or None
     target = Path(args.out) if args.out else _default_file()
     if args.check:
         if target is None:
@@ -37,7 +43,7 @@ def cmd_bounds(args: argparse.Namespace) -> int:
             text = target.read_text(encoding="utf-8")
         except OSError as exc:
             raise TricklawError(f"cannot read {target}: {exc.strerror}") from None
-        problem = artifact.check_text(text, str(target))
+        problem = artifact.check_text(text, str(target), ids)
         if problem:
             sys.stderr.write(f"tricklaw: bounds: {target}: {problem} (run 'tricklaw bounds')\n")
             return 1
@@ -45,7 +51,7 @@ def cmd_bounds(args: argparse.Namespace) -> int:
         return 0
     if target is None:
         raise TricklawError("no spec/ folder here: run from the repository root or give --out FILE")
-    text = artifact.generate()
+    text = artifact.generate(ids)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
@@ -59,6 +65,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     """Add the ``bounds`` subcommand (``tricklaw bounds [--out FILE] [--check]``)."""
     p = subparsers.add_parser(
         "bounds", help="prove every score bound and write them (spec/bounds/v1.json), or check"
+    )
+    p.add_argument(
+        "ruleset", nargs="*", help="only these rulesets (default: every ruleset)"
     )
     p.add_argument(
         "--out",

@@ -65,13 +65,14 @@ def ruleset_part(ruleset_id: str) -> dict[str, Any]:
     }
 
 
-def document(results: Sequence[Result]) -> dict[str, Any]:
-    """The file's content for the bound ``results`` (in the order given)."""
+def document(results: Sequence[Result], ruleset_ids: Sequence[str]) -> dict[str, Any]:
+    """The file's content for the rulesets ``ruleset_ids`` and their bound ``results``
+    (in the order given)."""
     return {
         "format": FORMAT,
         "version": VERSION,
         "description": DESCRIPTION,
-        "rulesets": {rid: ruleset_part(rid) for rid in RULESETS},
+        "rulesets": {rid: ruleset_part(rid) for rid in ruleset_ids},
         "bounds": [row(r) for r in results],
     }
 
@@ -95,9 +96,11 @@ def _dump(value: Any, depth: int) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * depth + "]"
 
 
-def generate(timeout_ms: int = TIMEOUT_MS) -> str:
-    """Every bound, freshly proved, as the file's text."""
-    return dumps(document(all_bounds_results(timeout_ms)))
+def generate(ruleset_ids: Sequence[str] | None = None, timeout_ms: int = TIMEOUT_MS) -> str:
+    """The bounds of ``ruleset_ids`` (default: every ruleset), freshly proved, as the
+    file's text."""
+    ids = list(RULESETS) if ruleset_ids is None else list(ruleset_ids)
+    return dumps(document(all_bounds_results(timeout_ms, ids), ids))
 
 
 def _where(entry: Mapping[str, Any]) -> str:
@@ -132,10 +135,13 @@ def first_difference(kept: ProvedBounds, fresh: ProvedBounds) -> str | None:
     return None
 
 
-def check_text(text: str, where: str = FILE) -> str | None:
-    """The first difference between the file's ``text`` and every bound freshly proved
-    (see :func:`first_difference`), or None when the text is exactly the fresh one."""
-    fresh = generate()
+def check_text(
+    text: str, where: str = FILE, ruleset_ids: Sequence[str] | None = None
+) -> str | None:
+    """The first difference between the file's ``text`` and the bounds of ``ruleset_ids``
+    (default: every ruleset) freshly proved (see :func:`first_difference`), or None when
+    the text is exactly the fresh one."""
+    fresh = generate(ruleset_ids)
     if text == fresh:
         return None
     kept = parse_bounds(text, where)

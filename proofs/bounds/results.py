@@ -15,7 +15,7 @@ bound (the relaxation is unsound).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tricklaw.model.ruleset import Ruleset
@@ -108,11 +108,15 @@ def bounds_results(
     ]
 
 
-def all_bounds_results(timeout_ms: int = 5000) -> list[Result]:
-    """:func:`bounds_results` for every ruleset and player count."""
+def all_bounds_results(
+    timeout_ms: int = 5000, ruleset_ids: Sequence[str] | None = None
+) -> list[Result]:
+    """:func:`bounds_results` for every player count of ``ruleset_ids`` (default: every
+    ruleset)."""
+    ids = list(RULESETS) if ruleset_ids is None else list(ruleset_ids)
     return [
         result
-        for rid, ruleset in RULESETS.items()
-        for players in ruleset.player_counts
+        for rid in ids
+        for players in RULESETS[rid].player_counts
         for result in bounds_results(rid, players, timeout_ms)
     ]

@@ -4,6 +4,9 @@ layer, registered from outside the package as any third-party game would be.
 * ``spec/``: the rule text, its line count and hash (``sources.toml``) and the clause
   registry (``tiny.toml``);
 * :mod:`.model`: the reference model;
+* :mod:`.encoding`: its trick rule and card flow in Z3, written from the clauses;
+* :mod:`.bounds`: the relaxation its score bounds are proved over, and the plan of the
+  witnesses that meet them;
 * :mod:`.vectors`: its conformance-vector profile;
 * :mod:`.views`: what its observation adds to the views (OpenSpiel's tensors);
 
@@ -17,16 +20,20 @@ from importlib import resources
 
 from tricklaw import spec
 from tricklaw.model.rulesets import RULESETS
+from tricklaw.proofs.bounds import BOUNDS
+from tricklaw.proofs.conservation import MACHINES
+from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
+from . import bounds, encoding
 from .model import TINY
 from .vectors import PROFILE
 from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, PROFILES, VIEWS)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, BOUNDS, PROFILES, VIEWS)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -34,6 +41,9 @@ def register() -> None:
     """Add Tiny to every layer."""
     spec.add_folder(SPEC)
     RULESETS.register(RULESET_ID, TINY)
+    ENCODINGS.register(RULESET_ID, encoding.TinyTrick)
+    MACHINES.register(RULESET_ID, encoding.conservation_machine)
+    BOUNDS.register(RULESET_ID, bounds.BOUNDS)
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)
 

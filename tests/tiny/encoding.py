@@ -1,0 +1,69 @@
+"""Tiny's trick rule and card flow in Z3: the encoding layer's part of the example game.
+
+Written from the clauses of ``spec/tiny.toml``, never from :mod:`.model`: twelve cards, the
+values 1-4 in three colours (TINY-DECK-1); the highest card of the led colour wins
+(TINY-TRICK-1). One rule for every trick, so the text has one case; each value exists
+once per colour, so two cards of the led colour never tie.
+
+Card conservation (:func:`conservation_machine`): the cards are dealt to the hands
+(TINY-DEAL-1), played to the trick (TINY-PLAY-1) and taken whole by its winner
+(TINY-COLLECT-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import z3
+
+from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
+from tricklaw.proofs.solver import Tracked
+from tricklaw.proofs.tricks import Case, TrickEncoding
+
+
+class TinyTrick(TrickEncoding):
+    """A trick of Tiny: the highest card of the led colour wins."""
+
+    ruleset = "tiny"
+    tie_rule = "by value within the led colour; no tie possible"
+
+    def deck_table(self) -> tuple[int, range, str]:
+        """Three colours of 1-4 (TINY-DECK-1)."""
+        return 3, range(1, 5), "TINY-DECK-1"
+
+    def led(self) -> list[z3.BoolRef]:
+        """The cards of the led colour (the first card's)."""
+        return [c == self.colour[0] for c in self.colour]
+
+    def text_cases(self) -> list[Case]:
+        """One case for every trick (TINY-TRICK-1)."""
+        return [Case("TINY-TRICK-1", z3.BoolVal(True))]
+
+    def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
+        """The winner plays the led colour and no card of it is higher (TINY-TRICK-1)."""
+        w, led = outcome["winner"], self.led()
+        return [Tracked("TINY-TRICK-1", z3.And(self.is_one_of(w, led), self.no_higher(w, led)))]
+
+    def tie_possible(self) -> z3.BoolRef:
+        """Two cards of the led colour with one value (impossible: each card once)."""
+        led = self.led()
+        return z3.Or(
+            *[
+                z3.And(led[i], led[j], self.value[i] == self.value[j])
+                for i in range(self.size)
+                for j in range(i + 1, self.size)
+            ]
+        )
+
+    def tie_winner(self, outcome: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
+        """The winner is a highest card of the led colour."""
+        w, led = outcome["winner"], self.led()
+        return z3.And(self.is_one_of(w, led), self.no_higher(w, led))
+
+
+def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) -> Machine:
+    """Where Tiny's cards can be: dealt to the hands (``deal``), played to the trick
+    (``turn``), taken whole by the winner (``collect``)."""
+    hands, taken = seat_places("hand", seats), seat_places("taken", seats)
+    moves = (*plays(seats, clause), *takes(seats, clause["collect"]))
+    return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
