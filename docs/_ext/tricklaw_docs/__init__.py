@@ -62,7 +62,7 @@ from .matrix import gen_matrix
 from .plot import gen_palettes, gen_plot
 from .reference import gen_api, gen_cli
 from .roles import TrickDirective, cards_role, clause_role
-from .rulesets import gen_ruleset
+from .rulesets import gen_ruleset, gen_ruleset_toctree
 from .sources import gen_sources
 
 LOG = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ def generate(app: Sphinx) -> None:
     t0 = time.perf_counter()
     for ruleset_id in trace.ruleset_ids():
         gen_ruleset(gen, ruleset_id)
+    gen_ruleset_toctree(gen, trace.ruleset_ids())
     gen_matrix(gen)
     gen_cli(gen)
     gen_api(gen)

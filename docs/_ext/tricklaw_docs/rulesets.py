@@ -7,6 +7,7 @@ plug-in game's page can be generated and checked on its own."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import tricklaw_trace as trace
@@ -151,3 +152,12 @@ def ruleset_page(ruleset_id: str) -> str:
 def gen_ruleset(gen: Path, ruleset_id: str) -> None:
     """Write the page of ``ruleset_id`` (:func:`ruleset_page`)."""
     write(gen / "rulesets" / f"{ruleset_id}.md", ruleset_page(ruleset_id))
+
+
+def gen_ruleset_toctree(gen: Path, ruleset_ids: Sequence[str]) -> None:
+    """Write ``rulesets.inc``, the table of contents of the ruleset pages in the order of
+    the model's registry, which the index includes: a new ruleset's page joins it with no
+    edit to the index."""
+    lines = ["```{toctree}", ":maxdepth: 1", ":caption: Rulesets", ""]
+    lines += [f"generated/rulesets/{rid}" for rid in ruleset_ids]
+    write(gen / "rulesets.inc", "\n".join([*lines, "```"]) + "\n")
