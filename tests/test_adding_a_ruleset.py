@@ -134,6 +134,7 @@ def test_tinys_view_lays_out_its_observation(registered: None) -> None:
     assert "captured" in [piece.name for piece in layout.pieces]
 
 
+@pytest.mark.slow
 def test_the_command_line_knows_an_installed_plugin(plugin_path: str, tmp_path: Path) -> None:
     listed = _cli(plugin_path, "rulesets")
     assert listed.returncode == 0 and "tiny" in listed.stdout, listed.stderr
@@ -148,6 +149,7 @@ def test_the_command_line_knows_an_installed_plugin(plugin_path: str, tmp_path: 
     assert illegal.returncode == 2 and len(illegal.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_verify_and_bounds_of_an_installed_plugin(plugin_path: str) -> None:
     verified = _cli(plugin_path, "verify", "tiny")
     assert verified.returncode == 0, verified.stdout[-2000:] + verified.stderr

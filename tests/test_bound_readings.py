@@ -108,6 +108,7 @@ def test_a_scope_option_keeps_the_readings_that_have_it() -> None:
     )
 
 
+@pytest.mark.slow
 @clause("LAST-D-UNUSED", "LAST-D-LASTPLAY", "LAST-D-GHOSTSEAT", "LAST-D-ROUNDS")
 def test_verify_lists_a_bound_for_every_reading() -> None:
     """``tricklaw verify the-last --players 4`` proves both bounds under the defaults,

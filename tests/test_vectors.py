@@ -63,6 +63,7 @@ def digest(files: dict[str, str]) -> str:
 # --- determinism --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_checked_in_vectors_are_a_fresh_generation_in_any_process(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
