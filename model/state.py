@@ -83,9 +83,9 @@ class Game:
     """
 
     _ruleset: Any
-    """The ruleset, read as :attr:`ruleset`. (The field is typed ``Any``: this module and
-    :mod:`~tricklaw.model.ruleset` import each other, and the compiled build needs a
-    dataclass's field types at import time.)"""
+    """The ruleset, read typed as :attr:`ruleset`. (The field itself is typed ``Any``: the
+    ruleset module builds on this one, which names it for type checking only, and the
+    compiled build cannot type a dataclass field by such a name.)"""
     players: int
     seats: int
     options: Options
