@@ -139,14 +139,16 @@ def test_the_command_writes_and_checks_the_file(
     them.)"""
     monkeypatch.setattr(artifact, "generate", lambda *_: TEXT)
     target = tmp_path / "bounds.json"
-    assert score_bounds.cmd_bounds(argparse.Namespace(out=str(target), check=False)) == 0
+    assert (
+        score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=False)) == 0
+    )
     assert target.read_text(encoding="utf-8") == TEXT
-    assert score_bounds.cmd_bounds(argparse.Namespace(out=str(target), check=True)) == 0
+    assert score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=True)) == 0
     assert "bounds agree" in capsys.readouterr().out
     data = json.loads(TEXT)
     first_row(data, MAX, "the-last", "3")["detail"] = "changed"
     target.write_text(artifact.dumps(data), encoding="utf-8")
-    assert score_bounds.cmd_bounds(argparse.Namespace(out=str(target), check=True)) == 1
+    assert score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=True)) == 1
     err = capsys.readouterr().err
     assert "score-max the-last 3p [default]: detail 'changed' in the file" in err
     assert err.count("\n") == 1
