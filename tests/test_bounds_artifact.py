@@ -130,6 +130,11 @@ def test_first_difference_names_the_result_and_its_field() -> None:
     assert artifact.first_difference(doctored(reason), kept) == "the readings of the-last differ"
 
 
+def _args(target: Path, check: bool) -> argparse.Namespace:
+    """``tricklaw bounds --out TARGET [--check]``'s arguments, every ruleset."""
+    return argparse.Namespace(ruleset=[], out=str(target), check=check)
+
+
 def test_the_command_writes_and_checks_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -140,15 +145,15 @@ def test_the_command_writes_and_checks_the_file(
     monkeypatch.setattr(artifact, "generate", lambda *_: TEXT)
     target = tmp_path / "bounds.json"
     assert (
-        score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=False)) == 0
+        score_bounds.cmd_bounds(_args(target, check=False)) == 0
     )
     assert target.read_text(encoding="utf-8") == TEXT
-    assert score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=True)) == 0
+    assert score_bounds.cmd_bounds(_args(target, check=True)) == 0
     assert "bounds agree" in capsys.readouterr().out
     data = json.loads(TEXT)
     first_row(data, MAX, "the-last", "3")["detail"] = "changed"
     target.write_text(artifact.dumps(data), encoding="utf-8")
-    assert score_bounds.cmd_bounds(argparse.Namespace(ruleset=[], out=str(target), check=True)) == 1
+    assert score_bounds.cmd_bounds(_args(target, check=True)) == 1
     err = capsys.readouterr().err
     assert "score-max the-last 3p [default]: detail 'changed' in the file" in err
     assert err.count("\n") == 1

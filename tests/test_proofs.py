@@ -120,6 +120,7 @@ def test_a_reversed_tie_rule_fails_the_tie_obligation_naming_the_tie_clause() ->
     assert "STI-TRICK-3" in out.clauses
 
 
+@pytest.mark.slow
 @clause("STI93-TRICK-6")
 def test_a_reversed_tie_rule_disagrees_with_the_model_on_a_printed_trick() -> None:
     enc = mutant(LatestTieWins, "sticheln-1993", 3)

@@ -90,6 +90,7 @@ def test_checked_in_vectors_are_a_fresh_generation_in_any_process(
     assert out.strip() == digest(vectors.generate())
 
 
+@pytest.mark.slow
 def test_check_names_the_first_differing_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -105,6 +106,7 @@ def test_check_names_the_first_differing_file(
     assert "hund.games.json is missing" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_writing_regenerates_and_removes_stale_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
