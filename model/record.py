@@ -22,7 +22,7 @@ from typing import Any
 
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Palette
-from tricklaw.model.schemas import first_problem, schema, validator
+from tricklaw.model.schemas import first_problem, schema
 from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec.errors import RecordError, TricklawError
@@ -146,7 +146,7 @@ def record_problem(record: Any) -> tuple[str, str] | None:
     problem as one line (``record field rounds[0].deal.hands[1][2]: ...``), or None."""
     if not isinstance(record, dict):
         return "", "the record is not a JSON object"
-    problem = first_problem(validator("record"), record)
+    problem = first_problem("record", None, record)
     if problem is None:
         return None
     path, message = problem

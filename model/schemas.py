@@ -36,9 +36,7 @@ def schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def validator(name: str, definition: str | None = None) -> Draft202012Validator:
-    """A validator for the schema ``name``, or for one of its definitions (``$defs``):
-    ``validator("log", "action")`` validates one action line."""
+def _validator(name: str, definition: str | None) -> Draft202012Validator:
     root = schema(name)
     if definition is None:
         return Draft202012Validator(root)
@@ -60,12 +58,14 @@ def field_path(path: Iterable[str | int]) -> str:
     return out
 
 
-def first_problem(checker: Draft202012Validator, instance: Any) -> tuple[str, str] | None:
-    """``(field path, message)`` of the first error ``checker`` finds in ``instance``, or
-    None when it is valid. Of the errors an alternative (``oneOf``) gives, the most
-    telling is shown (``16 is greater than the maximum of 15`` rather than ``16 is not
-    valid under any of the given schemas``)."""
-    errors = list(checker.iter_errors(instance))
+def first_problem(name: str, definition: str | None, instance: Any) -> tuple[str, str] | None:
+    """``(field path, message)`` of the first error that the schema ``name`` (``record``,
+    ``log``), or its definition ``definition`` (``first_problem("log", "action", line)``
+    validates one action line), finds in ``instance``; None when it is valid. Of the
+    errors an alternative (``oneOf``) gives, the most telling is shown (``16 is greater
+    than the maximum of 15`` rather than ``16 is not valid under any of the given
+    schemas``)."""
+    errors = list(_validator(name, definition).iter_errors(instance))
     if not errors:
         return None
     error = min(errors, key=lambda e: _position(instance, e.absolute_path))

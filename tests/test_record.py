@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 from tricklaw.model.agents import play_random_game, random_step
 from tricklaw.model.record import loads_record, replay, to_record, validate_record
+from tricklaw.model.replay.records import check_record
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import State, deserialize
@@ -410,3 +411,50 @@ def test_undealt_cards_in_an_unknown_pile_are_rejected() -> None:
     except RecordError:
         return
     assert violations(replayed) == []
+
+
+# --- one checker ------------------------------------------------------------------------------
+
+
+def _mutate_trick_winner(record: dict[str, Any]) -> None:
+    trick = record["rounds"][1]["tricks"][4]
+    trick["winner"] = (trick["winner"] + 1) % record["players"]
+
+
+def _mutate_seat(record: dict[str, Any]) -> None:
+    record["rounds"][2]["actions"][7]["seat"] = 16
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [_mutate_winners, _mutate_picked, _mutate_first_leader, _mutate_trick_winner, _mutate_seat],
+    ids=["winners", "facts-picked", "first_leader", "trick-winner", "seat"],
+)
+def test_replay_says_what_the_log_checker_says(mutate) -> None:
+    """``tricklaw replay`` and ``tricklaw check RECORD`` are one checker: replay's error is
+    the verdict that the checker gives the record, any legal deal accepted."""
+    record = base_record()
+    mutate(record)
+    verdict = check_record(copy.deepcopy(record), own_shuffle=True)
+    assert verdict.status != "agrees"
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert str(info.value) == verdict.message
+
+
+def test_an_unseeded_record_replays_and_stops_where_it_has_no_deal() -> None:
+    """Without a seed each round's deal comes from the record: the state replayed is the
+    state written (its seed still none), and a record that stops between rounds replays
+    to no state, for the next round has no deal (the checker agrees with the game so far)."""
+    seeded = finished(NEW, 3, {}, 3)
+    state = seeded.game.new_state_from_deals([log.deal for log in seeded.history])
+    for log in seeded.history[:2]:
+        for _, action in log.actions:
+            state = state.apply_action(action)
+    record = through_json(to_record(state))
+    assert record["seed"] is None and record["rounds"][2]["actions"] == []
+    assert to_record(replay(copy.deepcopy(record))) == record
+    stopped = {**record, "rounds": record["rounds"][:2]}
+    assert check_record(copy.deepcopy(stopped)).status == "agrees"
+    with pytest.raises(RecordError, match="no deal is given for round 3"):
+        replay(stopped)

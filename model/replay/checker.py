@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
 from typing import Any, NoReturn
 
 from tricklaw.model.actions import action_to_string, string_to_action
-from tricklaw.model.cards import VALUE_LIMIT, Card, Palette
-from tricklaw.model.record import log_json, new_tricks, trick_json
+from tricklaw.model.cards import Card, Palette
+from tricklaw.model.record import new_tricks, trick_json
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
+from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
+from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
 from tricklaw.model.replay.verdict import DIVERGES, DivergenceError, UnreadableError, Verdict, show
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.schemas import schema
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
-from tricklaw.model.trick import TrickResult
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.spec.errors import CardError, IllegalActionError, OptionError
 
 KEPT_ROUNDS = 5
@@ -43,13 +43,6 @@ CACHE_LIMIT = 4096
 """Most distinct card and action texts remembered (a guard against odd spellings)."""
 CARD_TEXT = re.compile(schema("log")["$defs"]["card"]["pattern"])
 """A card in notation: the schemas' ``card`` pattern."""
-TRICK_KEYS = frozenset(schema("log")["$defs"]["trick"]["properties"])
-"""The keys a trick object may have."""
-SEAT_TEXTS = tuple(str(seat) for seat in range(16))
-ONLY_STR = frozenset({str})
-ABSENT = object()
-"""A field the event leaves out."""
-NO_DEAL = Deal(())
 _CARD_CACHES: dict[Palette, dict[str, Card]] = {}
 _ACTION_CACHES: dict[Palette, dict[str, int]] = {}
 
@@ -100,7 +93,7 @@ class Checker:
         """The 0-based index of the input's current round."""
         self.tricks_done = 0
         """Tricks the rules have completed in the input's current round."""
-        self.pending: list[tuple[int, int, TrickResult, tuple[int, ...]]] = []
+        self.pending: list[Completed] = []
         """Tricks completed by the last action and not yet checked: (index, leader, result,
         seating)."""
         self.scored = False
@@ -172,11 +165,12 @@ class Checker:
 
     # --- events ------------------------------------------------------------------------
 
-    def begin_round(self, index: int, deal_raw: Any, fields: dict[str, Any], where: str) -> None:
+    def begin_round(
+        self, index: int, deal_raw: dict[str, Any] | None, fields: dict[str, Any], where: str
+    ) -> None:
         """A round begins: check that the last one is over, then the deal (``deal_raw``,
-        or ``ABSENT`` for the seed's), the dealer and the seating in ``fields``."""
-        deal = None if deal_raw is ABSENT else self.deal(deal_raw, join(where, "deal"))
-        dealer = fields.get("dealer", ABSENT)
+        or None for the seed's), the dealer and the seating in ``fields``."""
+        deal = None if deal_raw is None else self.deal(deal_raw, join(where, "deal"))
         self.pending.clear()
         self.at_round, self.at = None, "round"  # the round number, once the index is right
         if index != self.index + 1:
@@ -203,7 +197,8 @@ class Checker:
             assert self.seed is not None
             state = self.game.new_initial_state(self.seed)
         info = state.info
-        if dealer is not ABSENT and dealer != info.dealer:
+        dealer = fields.get("dealer")
+        if "dealer" in fields and dealer != info.dealer:
             raise DivergenceError(
                 f"the {self.noun} says dealer = {show(dealer)}", info.dealer, dealer
             )
@@ -233,16 +228,12 @@ class Checker:
         if state.info.index < index:
             raise DivergenceError(
                 f"the {self.noun} begins round {index + 1}, but by the rules round {index} is not "
-                f"over: {self._turn(state)}",
+                f"over: {turn(state)}",
                 None,
                 index,
                 [self.clause.get("round-end", "")],
                 expected_text=f"the rest of round {index}",
             )
-
-    def _turn(self, state: State[Any]) -> str:
-        held = len(state.hands[state.current]) if state.current >= 0 else 0
-        return f"seat {state.current} is to act, holding {held} cards"
 
     def _dealt(self, state: State[Any] | None, index: int, deal: Deal) -> State[Any]:
         """The round's state under the given ``deal``, checked against the seed's deal or
@@ -362,18 +353,13 @@ class Checker:
         if state is None:
             raise UnreadableError(f"{where or 'trick'}: a trick before the first round line")
         cards = self.cards(raw["cards"], where, "cards")
-        taken_raw = raw.get("taken")
+        taken_at = join(where, "taken")
         taken = (
-            None
-            if taken_raw is None
-            else {
-                seat: self.cards(cs, join(where, "taken"), seat)
-                for seat, cs in taken_raw.items()
-                if cs
-            }
+            {seat: self.cards(cs, taken_at, seat) for seat, cs in raw["taken"].items() if cs}
+            if "taken" in raw
+            else None
         )
-        aside_raw = raw.get("aside", ABSENT)
-        aside = None if aside_raw is ABSENT else self.cards(raw["aside"], where, "aside")
+        aside = self.cards(raw["aside"], where, "aside") if "aside" in raw else None
         if not self.pending:
             self.at, self.at_trick = "trick", self.tricks_done + 1
             played = self.palette.format_all(state.trick)
@@ -386,22 +372,11 @@ class Checker:
                     f"{' '.join(played) or 'none'})"
                 ),
             )
-        t_index, leader, result, seating = self.pending.pop(0)
-        self.at, self.at_trick = "trick", t_index + 1
-        problem = ""
-        if raw["leader"] != leader:
-            problem = "leader"
-        elif cards != result.cards:
-            problem = "cards"
-        elif raw["winner"] != (
-            None if result.winner is None else seat_after(seating, leader, result.winner)
-        ):
-            problem = "winner"
-        elif taken is not None and not same_taken(taken, result, leader, seating):
-            problem = "taken"
-        elif aside is not None and aside != result.aside and sorted(aside) != sorted(result.aside):
-            problem = "aside"
+        trick = self.pending.pop(0)
+        self.at, self.at_trick = "trick", trick[0] + 1
+        problem = differing_field(raw, cards, taken, aside, trick)
         if problem:
+            _, leader, result, seating = trick
             expected = trick_json(leader, result, seating, self.palette)[problem]
             raise DivergenceError(
                 f"the {self.noun} says {problem} = {show(raw[problem])}",
@@ -414,48 +389,14 @@ class Checker:
 
     def trick_as_written(self, raw: Any) -> bool:
         """Whether ``raw`` is a well-formed trick object that says exactly what the next
-        pending trick is, its cards in notation as tricklaw writes them; if so, the trick
-        is checked. The fast path: it parses no card and builds no message. Anything else
-        (a divergence, a field that cannot be read, another spelling) goes the slow way,
-        which says what is wrong."""
-        if not self.pending or type(raw) is not dict or not TRICK_KEYS.issuperset(raw):
+        pending trick is, as tricklaw writes it (:func:`~.tricks.as_written`); if so, the
+        trick is checked. The fast path: it parses no card and builds no message. Anything
+        else (a divergence, a field that cannot be read, another spelling) goes the slow
+        way, :meth:`trick`, which says what is wrong."""
+        pending = self.pending
+        if not pending or not as_written(raw, pending[0], self._names):
             return False
-        t_index, leader, result, seating = self.pending[0]
-        names = self._names
-        got = raw.get("leader")
-        if type(got) is not int or got != leader:
-            return False
-        if raw.get("cards") != [names[c] for c in result.cards]:
-            return False
-        base, size = seating.index(leader), len(seating)
-        got, winner = raw.get("winner", ABSENT), result.winner
-        if winner is None:
-            if got is not None:
-                return False
-        elif type(got) is not int or got != seating[(base + winner) % size]:
-            return False
-        taken = raw.get("taken", ABSENT)
-        if taken is not ABSENT and taken != {
-            SEAT_TEXTS[seating[(base + offset) % size]]: [names[c] for c in cards]
-            for offset, cards in result.taken
-            if cards
-        }:
-            return False
-        aside = raw.get("aside", ABSENT)
-        if aside is not ABSENT and aside != [names[c] for c in result.aside]:
-            return False
-        clauses = raw.get("clauses", ABSENT)
-        if clauses is not ABSENT and (
-            type(clauses) is not list or not ONLY_STR.issuperset(map(type, clauses))
-        ):
-            return False
-        facts = raw.get("facts", ABSENT)
-        if facts is not ABSENT and (
-            type(facts) is not dict or not ONLY_STR.issuperset(map(type, facts.values()))
-        ):
-            return False
-        self.pending.pop(0)
-        self.at, self.at_trick = "trick", t_index + 1
+        self.at, self.at_trick = "trick", pending.pop(0)[0] + 1
         self.n_tricks += 1
         return True
 
@@ -465,8 +406,7 @@ class Checker:
 
     def round_over(self) -> bool:
         """Whether the rules have ended the input's current round."""
-        state = self.state
-        return state is not None and (state.phase is Phase.OVER or state.info.index > self.index)
+        return round_over(self.state, self.index)
 
     def end_round(self, fields: dict[str, Any], where: str) -> None:
         """The round's scores (and the other facts the input gives) once it is over."""
@@ -477,37 +417,7 @@ class Checker:
             raise UnreadableError(f"{where or 'scores'}: round {self.index + 1} is scored twice")
         self.pending.clear()
         self.at = "round"
-        if not self.round_over():
-            raise DivergenceError(
-                f"the {self.noun} ends round {self.index + 1}, but by the rules it is not over: "
-                f"{self._turn(state)}",
-                None,
-                None,
-                [self.clause.get("round-end", "")],
-                expected_text=f"more of round {self.index + 1}",
-            )
-        log = next(log for log in reversed(state.info.history) if log.index == self.index)
-        expected = log_json(self.game, bare(log))
-        score_clause = self.clause.get("score-total", "")
-        deciding = {"scores": score_clause, "first_leader": self.clause.get("first-lead", "")}
-        for key in ("scores", "first_leader", "facts"):
-            if key in fields and fields[key] != expected[key]:
-                raise DivergenceError(
-                    f"the {self.noun} says {key} = {show(fields[key])}",
-                    expected[key],
-                    fields[key],
-                    [deciding.get(key, "")],
-                    expected_text=f"{key} = {show(expected[key])}",
-                )
-        totals = list(state.returns())
-        if "totals" in fields and fields["totals"] != totals:
-            raise DivergenceError(
-                f"the {self.noun} says the totals after round {self.index + 1} are "
-                f"{show(fields['totals'])}",
-                totals,
-                fields["totals"],
-                [score_clause],
-            )
+        check_round_end(self.game, state, self.index, fields, self.noun)
         self.scored = True
 
     def end_game(self, fields: dict[str, Any]) -> None:
@@ -515,49 +425,7 @@ class Checker:
         self.pending.clear()
         self.at_round, self.at = None, "game"
         self.ended = True
-        state = self.state
-        over = state is not None and state.phase is Phase.OVER
-        totals = list(state.returns()) if state is not None else [0] * self.game.seats
-        end_clause = self.clause.get("game-end", "")
-        if "complete" in fields and fields["complete"] != over:
-            said = "complete" if fields["complete"] else "unfinished"
-            raise DivergenceError(
-                f"the {self.noun} says the game is {said}",
-                over,
-                fields["complete"],
-                [end_clause],
-                expected_text="over" if over else f"not over ({self._progress()})",
-            )
-        if "totals" in fields and fields["totals"] != totals:
-            raise DivergenceError(
-                f"the {self.noun} says totals = {show(fields['totals'])}",
-                totals,
-                fields["totals"],
-                [self.clause.get("score-total", "")],
-            )
-        if "winners" in fields:
-            if not over:
-                raise DivergenceError(
-                    f"the {self.noun} names winners, but by the rules the game is not over",
-                    None,
-                    fields["winners"],
-                    [end_clause],
-                    expected_text=f"no winners yet ({self._progress()})",
-                )
-            winners = list(self.ruleset.winners(self.game, totals))
-            if fields["winners"] != winners:
-                raise DivergenceError(
-                    f"the {self.noun} says winners = {show(fields['winners'])}",
-                    winners,
-                    fields["winners"],
-                    [self.clause.get("winner", end_clause)],
-                )
-
-    def _progress(self) -> str:
-        state = self.state
-        if state is None:
-            return "no round played"
-        return f"round {state.info.index + 1} is in play, {self._turn(state)}"
+        check_game_end(self.game, self.state, fields, self.noun)
 
     # --- the verdict -------------------------------------------------------------------
 
@@ -616,41 +484,9 @@ def verdict(
     return out
 
 
-@cache
-def card_names(palette: Palette) -> tuple[str, ...]:
-    """Every card's notation, by card number (a card's number is below ``32 * colours``)."""
-    return tuple(palette.format(Card(n)) for n in range(VALUE_LIMIT * len(palette.letters)))
-
-
-def same_taken(
-    taken: dict[str, tuple[Card, ...]],
-    result: TrickResult,
-    leader: int,
-    seating: tuple[int, ...],
-) -> bool:
-    """Whether the input's ``taken`` (seat text -> cards, none empty) is the result's, each
-    seat's cards in any order."""
-    expected = [(offset, cards) for offset, cards in result.taken if cards]
-    if len(expected) != len(taken):
-        return False
-    base, size = seating.index(leader), len(seating)
-    for offset, cards in expected:
-        mine = taken.get(str(seating[(base + offset) % size]))
-        if mine is None or (mine != cards and sorted(mine) != sorted(cards)):
-            return False
-    return True
-
-
 def kept_rounds(history: tuple[RoundLog, ...]) -> tuple[RoundLog, ...]:
     """The completed rounds a streaming check keeps: the first and the last
     :data:`KEPT_ROUNDS`."""
     if len(history) <= KEPT_ROUNDS + 1:
         return history
     return (history[0], *history[-KEPT_ROUNDS:])
-
-
-def bare(log: RoundLog) -> RoundLog:
-    """``log`` without its deal, actions and tricks (checked already), for ``log_json``."""
-    return RoundLog(
-        log.index, log.dealer, log.first_leader, log.seating, NO_DEAL, (), (), log.facts, log.scores
-    )

@@ -44,7 +44,7 @@ One checker does the work, whatever the input: the model's
 * :mod:`~tricklaw.check.convert`: ``--convert FILE``, a record written as a log
   (:func:`record_to_log` in Python);
 * :mod:`~tricklaw.check.bench`: ``tricklaw bench --check``, the checker's speed;
-* :mod:`~tricklaw.check.command`: the subcommand (:func:`add_command`).
+* :mod:`~tricklaw.check.command`: the subcommand (:func:`~tricklaw.check.command.add_command`).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from tricklaw.check.log_format import (
     kind_of,
 )
 from tricklaw.check.validation import problem, require
-from tricklaw.model.replay.checker import ABSENT, CACHE_LIMIT, Checker, game_of, verdict
+from tricklaw.model.replay.checker import CACHE_LIMIT, Checker, game_of, verdict
 from tricklaw.model.replay.records import Emit
 from tricklaw.model.replay.verdict import (
     AGREES,
@@ -135,7 +135,7 @@ def _event(checker: Checker, obj: dict[str, Any]) -> dict[str, Any]:
             checker.action(obj["seat"], obj["action"], "")
         elif kind == ROUND:
             obj = require(ROUND, obj)
-            checker.begin_round(obj["round"], obj.get("deal", ABSENT), obj, "")
+            checker.begin_round(obj["round"], obj.get("deal"), obj, "")
         elif kind == SCORES:
             obj = require(SCORES, obj)
             checker.end_round(obj, "")

@@ -27,12 +27,12 @@ from tricklaw.check.log_format import (
     VERSION,
     keys,
 )
-from tricklaw.model.replay.checker import ABSENT
+from tricklaw.model.replay.tricks import TRICK_KEYS
 from tricklaw.model.replay.verdict import UnreadableError
-from tricklaw.model.schemas import first_problem, integral, problem_text, validator
+from tricklaw.model.schemas import first_problem, integral, problem_text
 
 HEADER_KEYS, ROUND_KEYS, SCORES_KEYS, TOTALS_KEYS = map(keys, (HEADER, ROUND, SCORES, TOTALS))
-DEAL_KEYS, TRICK_KEYS = keys("deal"), keys("trick")
+DEAL_KEYS = keys("deal")
 SEAT_KEYS = frozenset(str(seat) for seat in range(16))
 """A seat number as an object key (``taken``)."""
 SEED_LIMIT = 2**64 - 1
@@ -113,11 +113,12 @@ def trick_object(value: Any) -> bool:
     """Whether ``value`` is a well-formed trick object (its cards' texts aside)."""
     if type(value) is not dict or not TRICK_KEYS.issuperset(value):
         return False
-    winner, taken = value.get("winner", ABSENT), value.get("taken", {})
+    winner, taken = value.get("winner"), value.get("taken", {})
     facts = value.get("facts", {})
     return (
         _seat(value.get("leader"))
         and _texts(value.get("cards"))
+        and "winner" in value
         and (winner is None or _seat(winner))
         and type(taken) is dict
         and SEAT_KEYS.issuperset(taken)
@@ -172,7 +173,7 @@ def well_formed(kind: str, obj: dict[str, Any]) -> bool:
 def problem(kind: str, obj: dict[str, Any]) -> str | None:
     """The first field of the line ``obj`` that breaks the schema's definition of
     ``kind``, as one line (``trick.cards[0]: 'R-1' does not match ...``), or None."""
-    found = first_problem(validator("log", kind), obj)
+    found = first_problem("log", kind, obj)
     return None if found is None else problem_text(found)
 
 
