@@ -18,10 +18,11 @@ import json
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+if TYPE_CHECKING:  # imported when first needed: a check that finds no problem never needs it
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SHOWN = 60
 """The longest instance a message quotes in full (longer ones are cut with ``...``)."""
@@ -37,6 +38,8 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def _validator(name: str, definition: str | None) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     root = schema(name)
     if definition is None:
         return Draft202012Validator(root)
@@ -65,6 +68,8 @@ def first_problem(name: str, definition: str | None, instance: Any) -> tuple[str
     errors an alternative (``oneOf``) gives, the most telling is shown (``16 is greater
     than the maximum of 15`` rather than ``16 is not valid under any of the given
     schemas``)."""
+    from jsonschema.exceptions import best_match
+
     errors = list(_validator(name, definition).iter_errors(instance))
     if not errors:
         return None

@@ -420,7 +420,7 @@ def _line_to_damage(data: st.DataObject, configs: list[int]) -> tuple[list[dict[
 @given(data=st.data())
 def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject) -> None:
     """A line the plain tests call well formed breaks the schema nowhere, save a card's
-    text (the checker tests its pattern as it reads the card)."""
+    text (the checker reads each card: one it cannot read sends the line to the schema)."""
     objs, i = _line_to_damage(data, [0, 7, 11])
     line = _damage(objs[i], data)
     kind = HEADER if i == 0 else kind_of(line)
@@ -430,7 +430,7 @@ def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject)
     errors = list(
         Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{kind}"}).iter_errors(line)
     )
-    assert all(e.validator == "pattern" and e.schema == defs["card"] for e in errors), errors
+    assert all(e.schema == defs["card"] for e in errors), errors
 
 
 @settings(max_examples=150, deadline=None, database=None)

@@ -111,12 +111,12 @@ class Checker:
 
     # --- reading cards, actions and deals ----------------------------------------------
 
-    def card(self, text: str, where: str) -> Card:
+    def card(self, text: Any, where: str) -> Card:
         """The card ``text`` names; unreadable unless it is a card of the palette."""
-        found = self._cards.get(text)
+        found = self._cards.get(text) if type(text) is str else None
         if found is not None:
             return found
-        if not CARD_TEXT.fullmatch(text):
+        if type(text) is not str or not CARD_TEXT.fullmatch(text):
             raise UnreadableError(
                 f"{where}: {show(text)} is not a card (a colour letter and a value)"
             )
@@ -128,9 +128,12 @@ class Checker:
             self._cards[text] = card
         return card
 
-    def cards(self, texts: list[str], where: str, key: str | int | None = None) -> tuple[Card, ...]:
+    def cards(self, texts: list[Any], where: str, key: str | int | None = None) -> tuple[Card, ...]:
         """Each card of ``texts``, found at ``where`` (at its ``key``, when given)."""
-        found = tuple(map(self._cards.get, texts))
+        try:
+            found = tuple(map(self._cards.get, texts))
+        except TypeError:  # an unhashable item: the slow path names it
+            found = (None,)
         if None not in found:
             return found  # type: ignore[return-value]
         if key is not None:
@@ -393,10 +396,13 @@ class Checker:
         trick is checked. The fast path: it parses no card and builds no message. Anything
         else (a divergence, a field that cannot be read, another spelling) goes the slow
         way, :meth:`trick`, which says what is wrong."""
-        pending = self.pending
-        if not pending or not as_written(raw, pending[0], self._names):
+        if not self.pending:
             return False
-        self.at, self.at_trick = "trick", pending.pop(0)[0] + 1
+        t_index, leader, result, seating = self.pending[0]
+        if not as_written(raw, leader, result, seating, self._names):
+            return False
+        self.pending.pop(0)
+        self.at, self.at_trick = "trick", t_index + 1
         self.n_tricks += 1
         return True
 

@@ -22,6 +22,7 @@ TRICK_KEYS = frozenset(schema("log")["$defs"]["trick"]["properties"])
 """The keys a trick object may have."""
 SEAT_TEXTS = tuple(str(seat) for seat in range(16))
 ONLY_STR = frozenset({str})
+_ABSENT = object()
 
 Completed = tuple[int, int, TrickResult, tuple[int, ...]]
 """A trick the rules completed: its index in the round, its leader, its result, and the
@@ -34,39 +35,49 @@ def card_names(palette: Palette) -> tuple[str, ...]:
     return tuple(palette.format(Card(n)) for n in range(VALUE_LIMIT * len(palette.letters)))
 
 
-def as_written(raw: Any, trick: Completed, names: tuple[str, ...]) -> bool:
-    """Whether ``raw`` is a well-formed trick object that says exactly what ``trick`` is,
-    its cards in notation as tricklaw writes them (``names``: :func:`card_names`)."""
+def as_written(
+    raw: Any,
+    leader: int,
+    result: TrickResult,
+    seating: tuple[int, ...],
+    names: tuple[str, ...],
+) -> bool:
+    """Whether ``raw`` is a well-formed trick object that says exactly what the trick led
+    by ``leader`` with ``result`` is, its cards in notation as tricklaw writes them
+    (``names``: :func:`card_names`)."""
     if type(raw) is not dict or not TRICK_KEYS.issuperset(raw):
         return False
-    _, leader, result, seating = trick
     got = raw.get("leader")
     if type(got) is not int or got != leader:
         return False
     if raw.get("cards") != [names[c] for c in result.cards]:
         return False
-    if "winner" not in raw:
-        return False
     base, size = seating.index(leader), len(seating)
-    got, winner = raw["winner"], result.winner
+    got, winner = raw.get("winner", _ABSENT), result.winner
     if winner is None:
         if got is not None:
             return False
     elif type(got) is not int or got != seating[(base + winner) % size]:
         return False
-    if "taken" in raw and raw["taken"] != {
+    taken = raw.get("taken", _ABSENT)
+    if taken is not _ABSENT and taken != {
         SEAT_TEXTS[seating[(base + offset) % size]]: [names[c] for c in cards]
         for offset, cards in result.taken
         if cards
     }:
         return False
-    if "aside" in raw and raw["aside"] != [names[c] for c in result.aside]:
+    aside = raw.get("aside", _ABSENT)
+    if aside is not _ABSENT and aside != [names[c] for c in result.aside]:
         return False
-    clauses = raw.get("clauses", [])
-    if type(clauses) is not list or not ONLY_STR.issuperset(map(type, clauses)):
+    clauses = raw.get("clauses", _ABSENT)
+    if clauses is not _ABSENT and (
+        type(clauses) is not list or not ONLY_STR.issuperset(map(type, clauses))
+    ):
         return False
-    facts = raw.get("facts", {})
-    return type(facts) is dict and ONLY_STR.issuperset(map(type, facts.values()))
+    facts = raw.get("facts", _ABSENT)
+    return facts is _ABSENT or (
+        type(facts) is dict and ONLY_STR.issuperset(map(type, facts.values()))
+    )
 
 
 def differing_field(

@@ -6,9 +6,10 @@ well-formed line is, and its first error is the message for one that is not
 the ``jsonschema`` validator takes 0.1 to 1 ms a line, longer than the rules take to
 check one, so the reader first asks :func:`well_formed`: plain type and range tests of
 the same definitions, for the usual line. Whatever they accept the schema accepts (save
-the pattern of a card's text, which the checker tests as it reads each card; tested
-against the schema in ``tests/test_check.py``); whatever they do not accept goes to the
-schema, which either names the problem or passes the line on to be read.
+each card's text, which the checker reads as it goes: a card that it cannot read sends
+the line to the schema too; tested against the schema in ``tests/test_check.py``);
+whatever they do not accept goes to the schema, which either names the problem or passes
+the line on to be read.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ DEAL_KEYS = keys("deal")
 SEAT_KEYS = frozenset(str(seat) for seat in range(16))
 """A seat number as an object key (``taken``)."""
 SEED_LIMIT = 2**64 - 1
-ONLY_STR = frozenset({str})
-ONLY_INT = frozenset({int})
-STR_OR_INT = frozenset({str, int})
 
 
 def _seat(value: Any) -> bool:
@@ -50,12 +48,17 @@ def _seats(value: Any) -> bool:
 
 
 def _ints(value: Any) -> bool:
-    return type(value) is list and ONLY_INT.issuperset(map(type, value))
+    return type(value) is list and all(type(v) is int for v in value)
 
 
-def _texts(value: Any) -> bool:
-    """A list of strings (cards: their pattern is the checker's to test)."""
-    return type(value) is list and ONLY_STR.issuperset(map(type, value))
+def _strings(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _cards(value: Any) -> bool:
+    """A list of cards: each card's text is the checker's to read (a string of the
+    schema's ``card`` pattern that names a card of the palette)."""
+    return type(value) is list
 
 
 def _header(obj: dict[str, Any]) -> bool:
@@ -71,7 +74,7 @@ def _header(obj: dict[str, Any]) -> bool:
         and type(players) is int
         and 1 <= players <= 16
         and type(options) is dict
-        and STR_OR_INT.issuperset(map(type, options.values()))
+        and all(type(v) is str or type(v) is int for v in options.values())
         and (seed is None or (type(seed) is int and 0 <= seed <= SEED_LIMIT))
     )
 
@@ -83,12 +86,12 @@ def _deal(deal: Any) -> bool:
     extras = deal.get("extras", {})
     return (
         type(hands) is list
-        and all(_texts(hand) for hand in hands)
+        and all(_cards(hand) for hand in hands)
         and type(piles) is dict
-        and all(_texts(pile) for pile in piles.values())
+        and all(_cards(pile) for pile in piles.values())
         and ("first_leader" not in deal or _seat(deal["first_leader"]))
         and type(extras) is dict
-        and ONLY_INT.issuperset(map(type, extras.values()))
+        and all(type(v) is int for v in extras.values())
     )
 
 
@@ -117,16 +120,16 @@ def trick_object(value: Any) -> bool:
     facts = value.get("facts", {})
     return (
         _seat(value.get("leader"))
-        and _texts(value.get("cards"))
+        and _cards(value.get("cards"))
         and "winner" in value
         and (winner is None or _seat(winner))
         and type(taken) is dict
         and SEAT_KEYS.issuperset(taken)
-        and all(_texts(cards) for cards in taken.values())
-        and ("aside" not in value or _texts(value["aside"]))
-        and ("clauses" not in value or _texts(value["clauses"]))
+        and all(_cards(cards) for cards in taken.values())
+        and ("aside" not in value or _cards(value["aside"]))
+        and ("clauses" not in value or _strings(value["clauses"]))
         and type(facts) is dict
-        and ONLY_STR.issuperset(map(type, facts.values()))
+        and all(type(v) is str for v in facts.values())
     )
 
 
