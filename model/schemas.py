@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # imported when first needed: a check that finds no problem never needs it
+if TYPE_CHECKING:  # imported when first used: a log whose lines are well formed never uses it
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 

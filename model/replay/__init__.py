@@ -10,6 +10,10 @@ disagrees with the rules is reported with the clause ids that decide it:
   begins, an action, a trick's result, a round's scores, the game's end); the hot path;
 * :mod:`~tricklaw.model.replay.deals`: a given deal against the seed's deal, or against
   the rules of a deal;
+* :mod:`~tricklaw.model.replay.tricks`: a recorded trick result against the trick the
+  rules completed;
+* :mod:`~tricklaw.model.replay.ends`: a round's scores and the game's end against the
+  rules';
 * :mod:`~tricklaw.model.replay.records`: a JSON record, validated by its schema and
   replayed through the checker (:func:`~tricklaw.model.record.replay` and ``tricklaw
   check RECORD`` both go this way).
