@@ -13,8 +13,8 @@ from tricklaw.spec.errors import RecordError
 
 
 def bench_check(
-    ruleset_id: str = "sticheln",
-    players: int = 4,
+    ruleset_id: str,
+    players: int,
     options: dict[str, Any] | None = None,
     *,
     min_actions: int = 50_000,
@@ -22,13 +22,13 @@ def bench_check(
     repeat: int = 3,
 ) -> float:
     """Actions per second that :func:`~tricklaw.check.lines.check_lines` checks, on JSON
-    Lines logs of random games (``seed``, ``seed + 1``, ...) holding ``min_actions``
-    actions or more; the best of ``repeat`` timings. The logs are made first and held in
-    memory as text lines, so the time is JSON parsing, validation and checking: every
-    line of the log (header, rounds with their deals, actions, tricks, scores, totals),
-    divided by the actions. ``options`` default to long games, of 50 rounds where the
-    ruleset has a ``rounds`` option (the checker is for long logs; a short game adds the
-    set-up of a game)."""
+    Lines logs of random games of ``ruleset_id`` for ``players`` (seeds ``seed``,
+    ``seed + 1``, ...) holding ``min_actions`` actions or more; the best of ``repeat``
+    timings. The logs are made first and held in memory as text lines, so the time is
+    JSON parsing, validation and checking: every line of the log (header, rounds with
+    their deals, actions, tricks, scores, totals), divided by the actions. ``options``
+    default to long games, of 50 rounds where the ruleset has a ``rounds`` option (the
+    checker is for long logs; a short game adds the set-up of a game)."""
     from tricklaw.model.agents import play_random_game
 
     ruleset = get_ruleset(ruleset_id)
