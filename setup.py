@@ -33,12 +33,20 @@ from setuptools import setup  # type: ignore[import-untyped]
 ROOT = Path(__file__).resolve().parent
 
 COMPILED = (
-    "tricklaw/check.py",
+    "tricklaw/check/lines.py",
+    "tricklaw/check/log_format.py",
+    "tricklaw/check/validation.py",
     "tricklaw/model/actions.py",
     "tricklaw/model/cards.py",
     "tricklaw/model/flow.py",
     "tricklaw/model/options.py",
     "tricklaw/model/record.py",
+    "tricklaw/model/replay/checker.py",
+    "tricklaw/model/replay/deals.py",
+    "tricklaw/model/replay/ends.py",
+    "tricklaw/model/replay/records.py",
+    "tricklaw/model/replay/tricks.py",
+    "tricklaw/model/replay/verdict.py",
     "tricklaw/model/ruleset.py",
     "tricklaw/model/state.py",
     "tricklaw/model/trick.py",

@@ -8,21 +8,21 @@ ruleset's facts (Sticheln: the picked cards) and the round scores; then the
 totals and the winners. A record of an unfinished game has
 ``"complete": false`` and its last round lacks ``scores``.
 
-Reading a record validates it against the schema, then replays every
-action through the model and checks each recorded trick result and score:
-the first disagreement raises :class:`~tricklaw.spec.errors.RecordError` naming
-the round, the trick or action, and the clause.
+Reading a record (:func:`replay`) validates it against the schema, then replays every
+action through the checker (:mod:`tricklaw.model.replay`, the one behind ``tricklaw
+check``), which compares each recorded trick result and score with the rules: the first
+disagreement raises :class:`~tricklaw.spec.errors.RecordError` naming the round, the
+trick or action, and the clause.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
-from tricklaw.model.actions import action_to_string, string_to_action
-from tricklaw.model.cards import Card, Palette
+from tricklaw.model.actions import action_to_string
+from tricklaw.model.cards import Palette
+from tricklaw.model.schemas import first_problem, schema
 from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec.errors import RecordError, TricklawError
@@ -136,24 +136,28 @@ def dumps_state(state: State[Any]) -> str:
 # --- reading -------------------------------------------------------------------------------
 
 
-@cache
 def record_schema() -> dict[str, Any]:
     """The JSON Schema of the record (``spec/record.schema.json``)."""
-    text = resources.files("tricklaw.spec").joinpath("record.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return schema("record")
+
+
+def record_problem(record: Any) -> tuple[str, str] | None:
+    """The first field of ``record`` that breaks the record schema: its path and the
+    problem as one line (``record field rounds[0].deal.hands[1][2]: ...``), or None."""
+    if not isinstance(record, dict):
+        return "", "the record is not a JSON object"
+    problem = first_problem("record", None, record)
+    if problem is None:
+        return None
+    path, message = problem
+    return path, f"record field {path or '(top level)'}: {message}"
 
 
 def validate_record(record: Any) -> None:
     """Raise RecordError naming the first field that breaks the schema."""
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(record_schema())
-    errors = sorted(validator.iter_errors(record), key=lambda e: list(map(str, e.path)))
-    if errors:
-        err = errors[0]
-        where = "/".join(map(str, err.path)) or "(top level)"
-        raise RecordError(f"record field {where}: {err.message}")
+    problem = record_problem(record)
+    if problem is not None:
+        raise RecordError(problem[1])
 
 
 def parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
@@ -167,112 +171,17 @@ def parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
     return Deal(hands, piles, first if isinstance(first, int) else None, extras)
 
 
-def _cards(texts: list[str], palette: Palette) -> tuple[Card, ...]:
-    return tuple(palette.parse_all(texts))
-
-
-def _check_trick(
-    recorded: dict[str, Any],
-    *,
-    leader: int,
-    result: TrickResult,
-    seating: tuple[int, ...],
-    where: str,
-    palette: Palette,
-) -> None:
-    expected = trick_json(leader, result, seating, palette)
-    for key in ("leader", "cards", "winner", "taken", "aside"):
-        if key in recorded and recorded[key] != expected[key]:
-            raise RecordError(
-                f"{where}: the record says {key} = {json.dumps(recorded[key])}, "
-                f"the rules give {json.dumps(expected[key])} "
-                f"[{', '.join(result.clauses)}]"
-            )
-
-
 def replay(record: dict[str, Any]) -> State[Any]:
-    """The state a record ends in, every recorded result checked on the way.
+    """The state a record ends in, every recorded result checked on the way (by
+    :func:`tricklaw.model.replay.records.replay_record`; any legal deal is accepted).
 
-    Raises :class:`~tricklaw.spec.errors.RecordError` (bad field, illegal action,
-    wrong trick or score) or another TricklawError naming the problem.
+    Raises :class:`~tricklaw.spec.errors.RecordError` naming the problem in one line:
+    a field that breaks the schema, an unknown ruleset or option, an illegal action, a
+    wrong trick, score or total.
     """
-    from tricklaw.model.rulesets import get_ruleset
+    from tricklaw.model.replay.records import replay_record
 
-    validate_record(record)
-    ruleset = get_ruleset(record["ruleset"])
-    game = ruleset.make_game(record["players"], record["options"])
-    palette = ruleset.palette
-    deals = [
-        parse_deal(r["deal"], palette, f"round {i + 1} deal")
-        for i, r in enumerate(record["rounds"])
-    ]
-    try:
-        state = game.new_state_from_deals(deals, record.get("seed"))
-    except TricklawError as exc:
-        raise RecordError(f"deal: {exc}") from None
-    for r_index, rnd in enumerate(record["rounds"]):
-        where_round = f"round {r_index + 1}"
-        if state.is_terminal():
-            raise RecordError(f"{where_round}: the game has already ended by the rules")
-        if state.round_index != r_index:
-            raise RecordError(
-                f"round {r_index}: the record stops before the round is over, yet "
-                f"{where_round} follows"
-            )
-        for a_index, entry in enumerate(rnd["actions"]):
-            where = f"{where_round}, action {a_index + 1}"
-            if entry["seat"] != state.current_player():
-                raise RecordError(
-                    f"{where}: seat {entry['seat']} acts, but it is seat "
-                    f"{state.current_player()}'s turn"
-                )
-            try:
-                action = string_to_action(entry["action"], palette)
-                tricks_before = len(state.history), len(state.tricks)
-                state = state.apply_action(action)
-            except TricklawError as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            for t_index, leader, result, seating in new_tricks(state, tricks_before):
-                if t_index < len(rnd.get("tricks", [])):
-                    _check_trick(
-                        rnd["tricks"][t_index],
-                        leader=leader,
-                        result=result,
-                        seating=seating,
-                        where=f"{where_round}, trick {t_index + 1}",
-                        palette=palette,
-                    )
-        if "scores" in rnd:
-            if len(state.history) <= r_index:
-                raise RecordError(f"{where_round}: the record scores a round that is not over")
-            _check_round(rnd, log_json(game, state.history[r_index]), where_round)
-        elif r_index < len(state.history):
-            _check_round(rnd, log_json(game, state.history[r_index]), where_round)
-    if "complete" in record and record["complete"] != state.is_terminal():
-        said = "complete" if record["complete"] else "unfinished"
-        truth = "over" if state.is_terminal() else "not over"
-        raise RecordError(f"the record says the game is {said}, but by the rules it is {truth}")
-    if "winners" in record and state.is_terminal():
-        winners = list(game.ruleset.winners(game, state.returns()))
-        if record["winners"] != winners:
-            raise RecordError(
-                f"the record's winners {record['winners']} differ from the rules' {winners}"
-            )
-    if "totals" in record and list(record["totals"]) != list(state.returns()):
-        raise RecordError(
-            f"the record's totals {record['totals']} differ from the rules' {list(state.returns())}"
-        )
-    return state
-
-
-def _check_round(recorded: dict[str, Any], expected: dict[str, Any], where: str) -> None:
-    """The recorded facts of a finished round against the rules' (fields the record has)."""
-    for key in ("scores", "first_leader", "dealer", "seating", "facts"):
-        if key in recorded and recorded[key] != expected[key]:
-            raise RecordError(
-                f"{where}: the record says {key} = {json.dumps(recorded[key])}, "
-                f"the rules give {json.dumps(expected[key])}"
-            )
+    return replay_record(record)
 
 
 def new_tricks(

@@ -33,9 +33,13 @@ from tricklaw.check import (
     check_record,
     record_to_log,
 )
+from tricklaw.check.log_format import HEADER, kind_of
+from tricklaw.check.validation import well_formed
+from tricklaw.model import schemas
 from tricklaw.model.agents import play_random_game, random_step
 from tricklaw.model.cards import Card
 from tricklaw.model.record import replay, to_record
+from tricklaw.model.replay.checker import kept_rounds
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Phase, State
@@ -349,6 +353,127 @@ def test_the_schema_and_the_checker_reject_the_same_lines(line: dict[str, Any]) 
     verdict = check_lines(json.dumps(o) for o in objs)
     assert verdict.status == "unreadable", verdict.message
     assert verdict.line == first_action + 1
+
+
+EDGES = [None, True, -1, 0, 16, 2**64, 1.0, 2.5, "", "R-1", [], {}]
+"""Values at the edges of what the schemas allow."""
+
+
+def _near(value: Any) -> list[Any]:
+    """Values like ``value`` that a schema may refuse: out of range, of another type."""
+    if isinstance(value, bool) or value is None:
+        return [0, "x", None, not value]
+    if isinstance(value, int):
+        return [value + 16, -1, 16, 2**64, float(value), value + 0.5, True, str(value)]
+    if isinstance(value, str):
+        return ["", "R-1", "R5 ", "Q99", 5, None]
+    if isinstance(value, list):
+        return [[], [None], [value], {}]
+    return [{}, [], {"x": 1}, {"16": []}]
+
+
+def _places(value: Any, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The path of every value in ``value``, itself included."""
+    out = [path]
+    if isinstance(value, dict | list):
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            out += _places(item, (*path, key))
+    return out
+
+
+def _damage(obj: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """``obj`` (a parsed line) with one value somewhere in it replaced, or a key added to
+    or taken from one of its objects, or an item added to one of its lists."""
+    obj = copy.deepcopy(obj)
+    path = data.draw(st.sampled_from(_places(obj)))
+    node: Any = obj
+    for key in path[:-1]:
+        node = node[key]
+    target = node[path[-1]] if path else obj
+    new = data.draw(st.sampled_from([*_near(target), *EDGES]))
+    how = data.draw(st.sampled_from(["replace", "replace", "add", "drop"]))
+    if how == "add" and isinstance(target, dict):
+        target[data.draw(st.sampled_from(["extra", "0", "16", *target]))] = new
+    elif how == "add" and isinstance(target, list):
+        target.append(new)
+    elif how == "drop" and path:
+        del node[path[-1]]
+    elif path:
+        node[path[-1]] = new
+    return obj
+
+
+_LOGS: dict[int, list[dict[str, Any]]] = {}
+
+
+def _line_to_damage(data: st.DataObject, configs: list[int]) -> tuple[list[dict[str, Any]], int]:
+    """A log, and the index of one of its lines, of a kind drawn first."""
+    config = data.draw(st.sampled_from(configs))
+    if config not in _LOGS:
+        _LOGS[config] = log_of(CONFIGS[config])
+    objs = copy.deepcopy(_LOGS[config])
+    key = data.draw(st.sampled_from(["format", "round", "seat", "trick", "scores", "totals"]))
+    return objs, data.draw(st.sampled_from([i for i, o in enumerate(objs) if key in o]))
+
+
+@settings(max_examples=3000, deadline=None, database=None)
+@given(data=st.data())
+def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject) -> None:
+    """A line the plain tests call well formed breaks the schema nowhere, save a card's
+    text (the checker reads each card: one it cannot read sends the line to the schema)."""
+    objs, i = _line_to_damage(data, [0, 7, 11])
+    line = _damage(objs[i], data)
+    kind = HEADER if i == 0 else kind_of(line)
+    if kind is None or not well_formed(kind, line):
+        return
+    defs = schema()["$defs"]
+    errors = list(
+        Draft202012Validator({"$defs": defs, "$ref": f"#/$defs/{kind}"}).iter_errors(line)
+    )
+    assert all(e.schema == defs["card"] for e in errors), errors
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(data=st.data())
+def test_a_line_the_schema_rejects_is_unreadable_with_its_message(data: st.DataObject) -> None:
+    """Whatever the fault, a line that breaks the schema makes the log unreadable at that
+    line, and the message is the schema's first error: the field's path and the problem."""
+    objs, i = _line_to_damage(data, [3, 5, 11])
+    objs[i] = _damage(objs[i], data)
+    kind = HEADER if i == 0 else kind_of(objs[i])
+    if kind is None:
+        return
+    found = schemas.first_problem("log", kind, objs[i])
+    if found is None or (i == 0 and "format" not in objs[i]):
+        return
+    verdict = check_lines(json.dumps(o) for o in objs)
+    assert (verdict.status, verdict.line) == ("unreadable", i + 1), verdict.message
+    assert verdict.message == f"line {i + 1}: {schemas.problem_text(found)}"
+
+
+def test_whole_numbers_written_with_a_fraction_are_integers() -> None:
+    """``2.0`` is an integer to JSON Schema: a log that writes its seats, scores and
+    totals so gets the verdict of the log that writes ``2``."""
+    objs = log_of(CONFIGS[3])
+
+    def floated(obj: dict[str, Any]) -> dict[str, Any]:
+        out = dict(obj)
+        for key in ("seat", "round"):
+            if key in out:
+                out[key] = float(out[key])
+        for key in ("scores", "totals"):
+            if key in out:
+                out[key] = [float(n) for n in out[key]]
+        return out
+
+    text = [json.dumps(o) for o in objs]
+    changed = [json.dumps(floated(o)) for o in objs]
+    assert "1.0" in "".join(changed) and "1.0" not in "".join(text)
+    assert check_lines(changed).as_json() == check_lines(text).as_json()
+    objs[-1]["totals"][0] += 1
+    wrong = check_lines(json.dumps(floated(o)) for o in objs)
+    assert wrong.as_json() == check_lines(json.dumps(o) for o in objs).as_json()
+    assert wrong.status == "diverges"
 
 
 # --- divergences -----------------------------------------------------------------------------
@@ -665,17 +790,20 @@ def test_truncated_json(
         (0, {"options": {"colour": "red"}}, "line 1: options: sticheln: unknown option 'colour'"),
         (0, {"options": {"rounds": "many"}}, "line 1: options: sticheln: option rounds takes"),
         (0, {"players": 2}, "line 1: players: sticheln is for 3-6 players, not 2"),
-        (0, {"players": "4"}, "line 1: players: expected an integer"),
-        (0, {"version": 2}, "line 1: version: 2 is not supported"),
-        (0, {"seed": -1}, "line 1: seed: -1 is outside 0..18446744073709551615"),
+        (0, {"players": "4"}, "line 1: players: '4' is not of type 'integer'"),
+        (0, {"version": 2}, "line 1: version: 1 was expected"),
+        (0, {"seed": -1}, "line 1: seed: -1 is less than the minimum of 0"),
+        (0, {"seed": 2**64}, "line 1: seed: 18446744073709551616 is greater than the maximum"),
         ("action", {"action": "Q99"}, "action: 'Q99': unknown colour 'Q'"),
         ("action", {"action": "R99"}, "action: 'R99': value 99 is out of range"),
-        ("action", {"seat": "0"}, 'seat: expected a seat number, got "0"'),
-        ("action", {"action": 5}, "action: expected a non-empty string, got 5"),
+        ("action", {"seat": "0"}, "seat: '0' is not of type 'integer'"),
+        ("action", {"seat": 16}, "seat: 16 is greater than the maximum of 15"),
+        ("action", {"action": 5}, "action: 5 is not of type 'string'"),
+        ("action", {"action": ""}, "action: '' should be non-empty"),
         (
             "trick",
             {"trick": {"leader": 0, "cards": ["R-1"], "winner": 0}},
-            'trick.cards[0]: "R-1" is not a card (a colour letter and a value)',
+            "trick.cards[0]: 'R-1' does not match '^[A-Za-z][0-9]{1,2}$'",
         ),
         (
             "trick",
@@ -685,12 +813,12 @@ def test_truncated_json(
         (
             "trick",
             {"trick": {"leader": 0, "cards": [], "winner": None, "taken": []}},
-            "trick.taken: expected a JSON object, got []",
+            "trick.taken: [] is not of type 'object'",
         ),
-        ("scores", {"scores": [1, "2"]}, 'scores[1]: expected an integer, got "2"'),
+        ("scores", {"scores": [1, "2"]}, "scores[1]: '2' is not of type 'integer'"),
         ("round", {"deal": {"hands": [["R1", "Q99"]]}}, "deal.hands[0][1]: 'Q99': unknown colour"),
-        ("round", {"deal": None}, "deal: expected a JSON object, got null"),
-        ("round", {"extra": 1}, "extra: unknown key in a round line"),
+        ("round", {"deal": None}, "deal: None is not of type 'object'"),
+        ("round", {"extra": 1}, "Additional properties are not allowed ('extra' was unexpected)"),
     ],
     ids=lambda v: str(v)[:30],
 )
@@ -723,7 +851,7 @@ def test_missing_header_empty_files_and_more(
         path, capsys
     )
     path = write(tmp_path / "other.jsonl", [{**sti_log[0], "format": "pgn"}, *sti_log[1:]])
-    assert "line 1: format: \"pgn\" is neither 'tricklaw-log'" in unreadable(path, capsys)
+    assert "line 1: format: 'tricklaw-log' was expected" in unreadable(path, capsys)
     path = tmp_path / "empty.jsonl"
     path.write_text("")
     assert unreadable(path, capsys).endswith("the file is empty")
@@ -744,7 +872,7 @@ def test_an_unreadable_record_names_the_field(
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record, indent=1))
     text = unreadable(path, capsys)
-    assert 'rounds[1].actions[4].seat: expected a seat number, got "one"' in text
+    assert "record field rounds[1].actions[4].seat: 'one' is not of type 'integer'" in text
     record = record_of(STI)
     record["players"] = "four"
     path.write_text(json.dumps(record, indent=1))
@@ -865,10 +993,10 @@ def test_the_checker_keeps_only_the_rounds_the_rules_look_back_at() -> None:
     game = get_ruleset("the-last").make_game(2, {"rounds": kept + 4, "ghost-seat": "fixed"})
     history = play_random_game(game, 3).history
     assert len(history) == kept + 4
-    out = check._kept(history)
+    out = kept_rounds(history)
     assert len(out) == kept + 1
     assert out[0] is history[0] and out[1:] == history[-kept:]
-    assert check._kept(history[: kept + 1]) == history[: kept + 1]
+    assert kept_rounds(history[: kept + 1]) == history[: kept + 1]
     logs = record_to_log(record_of(("the-last", 2, {"rounds": 9, "ghost-seat": "fixed"}, 3)))
     assert check_lines(logs).status == "agrees"
 

@@ -1,0 +1,124 @@
+"""A round's end and the game's end, as a record or log states them, against the rules.
+
+When the input ends a round (its scores, and optionally the running totals, the first
+player and the ruleset's facts) the rules must have ended it too, with the same values
+(:func:`check_round_end`); its last word (the totals, the winners, whether the game is
+complete) must be the rules' (:func:`check_game_end`). Each raises
+:class:`~tricklaw.model.replay.verdict.DivergenceError` naming the expected value and
+the deciding clause.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricklaw.model.record import log_json
+from tricklaw.model.replay.verdict import DivergenceError, show
+from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
+
+NO_DEAL = Deal(())
+
+
+def turn(state: State[Any]) -> str:
+    """Who is to act in ``state``, for messages."""
+    held = len(state.hands[state.current]) if state.current >= 0 else 0
+    return f"seat {state.current} is to act, holding {held} cards"
+
+
+def progress(state: State[Any] | None) -> str:
+    """How far the game of ``state`` is, for messages."""
+    if state is None:
+        return "no round played"
+    return f"round {state.info.index + 1} is in play, {turn(state)}"
+
+
+def round_over(state: State[Any] | None, index: int) -> bool:
+    """Whether by the rules round ``index`` (from 0) is over in ``state``."""
+    return state is not None and (state.phase is Phase.OVER or state.info.index > index)
+
+
+def check_round_end(
+    game: Game, state: State[Any], index: int, fields: dict[str, Any], noun: str
+) -> None:
+    """The input (the ``noun``) ends round ``index`` with ``fields`` (``scores``, and
+    optionally ``totals``, ``first_leader``, ``facts``): the rules must have ended it with
+    the same values."""
+    clause = game.ruleset.clause
+    if not round_over(state, index):
+        raise DivergenceError(
+            f"the {noun} ends round {index + 1}, but by the rules it is not over: {turn(state)}",
+            None,
+            None,
+            [clause.get("round-end", "")],
+            expected_text=f"more of round {index + 1}",
+        )
+    log = next(log for log in reversed(state.info.history) if log.index == index)
+    expected = log_json(game, bare(log))
+    score_clause = clause.get("score-total", "")
+    deciding = {"scores": score_clause, "first_leader": clause.get("first-lead", "")}
+    for key in ("scores", "first_leader", "facts"):
+        if key in fields and fields[key] != expected[key]:
+            raise DivergenceError(
+                f"the {noun} says {key} = {show(fields[key])}",
+                expected[key],
+                fields[key],
+                [deciding.get(key, "")],
+                expected_text=f"{key} = {show(expected[key])}",
+            )
+    totals = list(state.returns())
+    if "totals" in fields and fields["totals"] != totals:
+        raise DivergenceError(
+            f"the {noun} says the totals after round {index + 1} are {show(fields['totals'])}",
+            totals,
+            fields["totals"],
+            [score_clause],
+        )
+
+
+def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any], noun: str) -> None:
+    """The input's last word, ``fields`` (``totals``, ``winners``, ``complete``, each
+    optional): the rules' for the game so far, ``state``."""
+    clause = game.ruleset.clause
+    over = state is not None and state.phase is Phase.OVER
+    totals = list(state.returns()) if state is not None else [0] * game.seats
+    end_clause = clause.get("game-end", "")
+    if "complete" in fields and fields["complete"] != over:
+        said = "complete" if fields["complete"] else "unfinished"
+        raise DivergenceError(
+            f"the {noun} says the game is {said}",
+            over,
+            fields["complete"],
+            [end_clause],
+            expected_text="over" if over else f"not over ({progress(state)})",
+        )
+    if "totals" in fields and fields["totals"] != totals:
+        raise DivergenceError(
+            f"the {noun} says totals = {show(fields['totals'])}",
+            totals,
+            fields["totals"],
+            [clause.get("score-total", "")],
+        )
+    if "winners" in fields:
+        if not over:
+            raise DivergenceError(
+                f"the {noun} names winners, but by the rules the game is not over",
+                None,
+                fields["winners"],
+                [end_clause],
+                expected_text=f"no winners yet ({progress(state)})",
+            )
+        winners = list(game.ruleset.winners(game, totals))
+        if fields["winners"] != winners:
+            raise DivergenceError(
+                f"the {noun} says winners = {show(fields['winners'])}",
+                winners,
+                fields["winners"],
+                [clause.get("winner", end_clause)],
+            )
+
+
+def bare(log: RoundLog) -> RoundLog:
+    """``log`` without its deal, actions and tricks (checked already), for ``log_json``."""
+    return RoundLog(
+        log.index, log.dealer, log.first_leader, log.seating, NO_DEAL, (), (), log.facts, log.scores
+    )

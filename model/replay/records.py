@@ -1,0 +1,135 @@
+"""A JSON game record, checked: validated by its schema, then replayed event by event.
+
+A record (``spec/record.schema.json``) is one document and is read whole: it is
+validated against the record schema first (the first field that breaks it makes the
+record unreadable), then each round is replayed through the :class:`Checker`: the round
+begins with its deal, each action is applied, the recorded tricks are compared as the
+actions complete them, then the round's scores and facts; last the totals, winners and
+whether the game is complete.
+
+:func:`check_record` is ``tricklaw check RECORD``; :func:`replay_record` is
+:func:`tricklaw.model.record.replay` (``tricklaw replay``, loading a serialized state):
+the same check, with any deal that the rules allow (``--own-shuffle``), ending in the
+state the record reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tricklaw.model.record import record_problem
+from tricklaw.model.replay.checker import Checker, game_of, verdict
+from tricklaw.model.replay.verdict import (
+    AGREES,
+    DIVERGES,
+    UNREADABLE,
+    DivergenceError,
+    UnreadableError,
+    Verdict,
+)
+from tricklaw.model.schemas import integral
+from tricklaw.model.state import State
+from tricklaw.spec.errors import RecordError
+
+Emit = Callable[[dict[str, Any]], None]
+"""Receives each event once it is checked, as a JSON Lines log object."""
+LOG_FORMAT, LOG_VERSION = "tricklaw-log", 1
+"""The header of the JSON Lines log that ``emit`` receives (:mod:`tricklaw.check`)."""
+
+
+def check_record(record: Any, *, own_shuffle: bool = False, emit: Emit | None = None) -> Verdict:
+    """Check a JSON game record (parsed). ``emit`` receives the record's events as JSON
+    Lines log objects, each once it has been checked."""
+    return _replayed(record, own_shuffle, emit)[0]
+
+
+def replay_record(record: Any) -> State[Any]:
+    """The state a record ends in, every recorded result checked on the way; each deal
+    need only be a legal deal (the seed's or not). Raises
+    :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
+    record stops at the end of a round with no seed to deal the next."""
+    found, checker = _replayed(record, True, None)
+    if found.status != AGREES:
+        raise RecordError(found.message)
+    assert checker is not None and checker.state is not None
+    if checker.awaits_deal():
+        raise RecordError(f"no deal is given for round {checker.state.info.index + 1}")
+    return checker.state
+
+
+def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdict, Checker | None]:
+    """The verdict on ``record``, and the checker that has replayed it."""
+    checker: Checker | None = None
+    path = ""
+    try:
+        problem = record_problem(record)
+        if problem is not None:
+            path = problem[0]
+            raise UnreadableError(problem[1])
+        record = integral(record)
+        game = game_of(record["ruleset"], record["players"], record["options"])
+        seed = record.get("seed")
+        checker = Checker(game, seed, own_shuffle, "record", trim=False)
+        if emit is not None:
+            emit(
+                {
+                    "format": LOG_FORMAT,
+                    "version": LOG_VERSION,
+                    "ruleset": game.ruleset.id,
+                    "players": game.players,
+                    "options": game.options.as_dict(),
+                    "seed": seed,
+                }
+            )
+        running = [0] * game.seats
+        for r_index, rnd in enumerate(record["rounds"]):
+            path = f"rounds[{r_index}]"
+            start = {k: rnd[k] for k in ("dealer", "seating") if k in rnd}
+            checker.begin_round(rnd.get("index", r_index), rnd["deal"], start, path)
+            if emit is not None:
+                emit({"round": r_index, "deal": rnd["deal"], **start})
+            tricks = rnd.get("tricks", [])
+            for a_index, entry in enumerate(rnd["actions"]):
+                path = f"rounds[{r_index}].actions[{a_index}]"
+                seat, action = entry["seat"], entry["action"]
+                checker.action(seat, action, path)
+                if emit is not None:
+                    emit({"seat": seat, "action": action})
+                while checker.pending:
+                    t_index = checker.pending[0][0]
+                    if t_index >= len(tricks):
+                        checker.skip_trick()
+                        continue
+                    path = f"rounds[{r_index}].tricks[{t_index}]"
+                    checker.trick(tricks[t_index], path)
+                    if emit is not None:
+                        emit({"trick": tricks[t_index]})
+            path = f"rounds[{r_index}]"
+            if len(tricks) > checker.tricks_done:
+                checker.at, checker.at_trick = "trick", checker.tricks_done + 1
+                raise DivergenceError(
+                    f"the record lists {len(tricks)} tricks for the round",
+                    checker.tricks_done,
+                    len(tricks),
+                    expected_text=f"{checker.tricks_done}, the tricks its actions complete",
+                )
+            fields = {k: rnd[k] for k in ("scores", "first_leader", "facts") if k in rnd}
+            if "scores" in rnd or checker.round_over():
+                checker.end_round(fields, path)
+                if emit is not None and "scores" in rnd:
+                    running = [t + s for t, s in zip(running, rnd["scores"], strict=False)]
+                    emit({**fields, "totals": running})
+        path = ""
+        final = {k: record[k] for k in ("totals", "winners", "complete") if k in record}
+        if final:
+            checker.end_game(final)
+            if emit is not None:
+                emit(final)
+    except UnreadableError as unreadable:
+        return verdict(UNREADABLE, str(unreadable), checker, path=path or None), checker
+    except DivergenceError as diverged:
+        found = verdict(DIVERGES, diverged.problem, checker, path=path or None, divergence=diverged)
+        return found, checker
+    assert checker is not None
+    return verdict(AGREES, checker.summary(), checker), checker

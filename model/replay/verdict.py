@@ -1,0 +1,118 @@
+"""The outcome of a check, and the two errors that end one.
+
+A check ends in a :class:`Verdict`: the game *agrees* with the rules, *diverges* from
+them (the first divergence, with the expected value and the deciding clause ids), or is
+*unreadable* (a field that breaks the schema, a card that no palette has, an unknown
+ruleset). The checker raises :class:`DivergenceError` or :class:`UnreadableError` at the
+first problem; the readers turn it into the verdict, with the place (line or path,
+round, action, trick).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tricklaw.spec.errors import TricklawError
+
+AGREES, DIVERGES, UNREADABLE = "agrees", "diverges", "unreadable"
+EXIT_STATUS = {AGREES: 0, DIVERGES: 1, UNREADABLE: 2}
+"""The exit status of ``tricklaw check`` for each verdict."""
+
+
+@dataclass
+class Verdict:
+    """The outcome of a check: whether the log agrees, where it first diverges, and why."""
+
+    status: str
+    """``agrees``, ``diverges`` or ``unreadable``."""
+    problem: str
+    """What is wrong (or, when the log agrees, a summary), without the place."""
+    line: int | None = None
+    """The line of a JSON Lines log (from 1)."""
+    path: str | None = None
+    """Where in a JSON record, e.g. ``rounds[1].actions[4]``."""
+    round: int | None = None
+    """The round (from 1) of a divergence."""
+    action: int | None = None
+    """The action (from 1, within the round) of a divergence."""
+    trick: int | None = None
+    """The trick (from 1, within the round) of a divergence."""
+    expected: Any = None
+    """The value the rules give (JSON-ready)."""
+    got: Any = None
+    """The value the log gives."""
+    clauses: tuple[str, ...] = ()
+    """The ids of the clauses that decide the expected value."""
+    checked: dict[str, int] = field(default_factory=dict)
+    """How many rounds, actions and tricks were checked."""
+
+    @property
+    def exit_status(self) -> int:
+        """0 agrees, 1 diverges, 2 unreadable."""
+        return EXIT_STATUS[self.status]
+
+    @property
+    def message(self) -> str:
+        """The verdict as one line: the place, then the problem."""
+        place = []
+        if self.line is not None:
+            place.append(f"line {self.line}")
+        if self.status == DIVERGES:
+            for name in ("round", "action", "trick"):
+                value = getattr(self, name)
+                if value is not None:
+                    place.append(f"{name} {value}")
+        text = f"{', '.join(place)}: {self.problem}" if place else self.problem
+        return " ".join(text.split())
+
+    def as_json(self) -> dict[str, Any]:
+        """The verdict as the ``--json`` object."""
+        return {
+            "status": self.status,
+            "where": {
+                "line": self.line,
+                "path": self.path,
+                "round": self.round,
+                "action": self.action,
+                "trick": self.trick,
+            },
+            "message": self.message,
+            "expected": self.expected,
+            "got": self.got,
+            "clauses": list(self.clauses),
+            "checked": dict(self.checked),
+        }
+
+
+class UnreadableError(TricklawError):
+    """The input cannot be read; the message names the field."""
+
+
+class DivergenceError(Exception):
+    """The input disagrees with the rules: what it says (``got``), what the rules give
+    (``expected``, shown as ``expected_text`` when given) and the deciding clauses."""
+
+    def __init__(
+        self,
+        problem: str,
+        expected: Any,
+        got: Any,
+        clauses: Sequence[str] = (),
+        expected_text: str | None = None,
+    ) -> None:
+        shown = show(expected) if expected_text is None else expected_text
+        super().__init__(f"{problem}; expected {shown}")
+        self.clauses = tuple(c for c in clauses if c)
+        self.problem = f"{problem}; expected {shown}" + (
+            f" [{', '.join(self.clauses)}]" if self.clauses else ""
+        )
+        self.expected = expected
+        self.got = got
+
+
+def show(value: Any) -> str:
+    """``value`` as JSON text, for messages."""
+    return json.dumps(value, ensure_ascii=False)

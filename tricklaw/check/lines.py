@@ -1,0 +1,189 @@
+"""The JSON Lines reader: a log checked line by line as it streams (the hot path).
+
+Each line is parsed, told by its key (:func:`~tricklaw.check.log_format.kind_of`),
+validated (:mod:`~tricklaw.check.validation`: a fast plain test, else the log schema)
+and handed to the :class:`~tricklaw.model.replay.checker.Checker` as one event. The
+usual action line, ``{"seat": 2, "action": "R5"}``, is read without the JSON parser
+(:data:`ACTION_LINE`), and the usual trick line is compared as written
+(:meth:`~tricklaw.model.replay.checker.Checker.trick_as_written`). The checker keeps
+the round in play and only the rounds the rules look back at: memory stays flat
+however long the log. Problems are found in log order: the first one, a divergence or a
+line that cannot be read, decides the verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from tricklaw.check.log_format import (
+    ACTION,
+    FORMAT,
+    HEADER,
+    ROUND,
+    SCORES,
+    TOTALS,
+    TRICK,
+    VERSION,
+    kind_of,
+)
+from tricklaw.check.validation import problem, require
+from tricklaw.model.replay.checker import CACHE_LIMIT, Checker, game_of, verdict
+from tricklaw.model.replay.records import Emit
+from tricklaw.model.replay.verdict import (
+    AGREES,
+    DIVERGES,
+    UNREADABLE,
+    DivergenceError,
+    UnreadableError,
+    Verdict,
+    show,
+)
+
+ACTION_LINE = re.compile(
+    r'\{[ \t]*"seat"[ \t]*:[ \t]*(0|[1-9][0-9]?)[ \t]*,[ \t]*"action"[ \t]*:[ \t]*'
+    r'"([^"\\\x00-\x1f]+)"[ \t]*\}[ \t\n\r]*'
+)
+"""A well-formed action line in its usual spelling, read without the JSON parser (a fast
+path: every line it matches is JSON that parses to the same two fields)."""
+SEAT_NUMBERS = {str(seat): seat for seat in range(16)}
+_DECODE = json.JSONDecoder().raw_decode
+"""The decoder behind ``json.loads``, without its wrapping: a JSON value and where it
+ends (a log line is one object, so the checker decodes it directly)."""
+_ACTION_LINES: dict[str, tuple[int, str]] = {}
+"""Action lines read before, by their text: ``(seat, action text)`` as :data:`ACTION_LINE`
+reads them (a log repeats the same few hundred lines)."""
+
+
+def check_lines(
+    lines: Iterable[str],
+    *,
+    own_shuffle: bool = False,
+    emit: Emit | None = None,
+) -> Verdict:
+    """Check a JSON Lines log given line by line (any iterable of text lines, such as an
+    open file); only the round in play is held in memory. ``emit`` receives each line's
+    object once it is checked."""
+    checker: Checker | None = None
+    number = 0
+    try:
+        for text in lines:
+            number += 1
+            fast = _ACTION_LINES.get(text) or _action_line(text)
+            if fast is not None and checker is not None and not checker.ended:
+                seat, action = fast
+                checker.action(seat, action, "")
+                if emit is not None:
+                    emit({"seat": seat, "action": action})
+                continue
+            if not text or text.isspace():
+                continue
+            if checker is not None and checker.ended:
+                raise UnreadableError("the log goes on after its totals line")
+            obj = _loads(text)
+            if checker is None:
+                checker = _header(obj, own_shuffle)
+            elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
+                obj = _event(checker, obj)
+            if emit is not None:
+                emit(obj)
+    # One name per exception type: the compiled build types an ``as`` name once.
+    except UnreadableError as unreadable:
+        return verdict(UNREADABLE, str(unreadable), checker, line=number or None)
+    except DivergenceError as diverged:
+        return verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
+    except UnicodeDecodeError as undecodable:
+        reason = undecodable.reason
+        return verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
+    if checker is None:
+        return verdict(UNREADABLE, "the log is empty: it has no header line", None)
+    return verdict(AGREES, checker.summary(), checker)
+
+
+def _header(obj: dict[str, Any], own_shuffle: bool) -> Checker:
+    """The checker for the game the header line ``obj`` names."""
+    if "format" not in obj:
+        raise UnreadableError(
+            f'the log has no header: its first line must be {{"format": "{FORMAT}", '
+            f'"version": {VERSION}, "ruleset": ..., "players": ...}}'
+        )
+    obj = require(HEADER, obj)
+    game = game_of(obj["ruleset"], obj["players"], obj.get("options", {}))
+    return Checker(game, obj.get("seed"), own_shuffle, "log", trim=True)
+
+
+def _event(checker: Checker, obj: dict[str, Any]) -> dict[str, Any]:
+    """Hand the event line ``obj`` to ``checker`` (any but a trick line that the checker
+    has taken as written); the line, as read. A line the checker cannot read is reported
+    with the schema's message when the schema finds its fault."""
+    kind = kind_of(obj)
+    if kind is None:
+        if "format" in obj:
+            raise UnreadableError("a second header line")
+        raise UnreadableError(
+            "not a log line: expected a header, round, action (seat, action), trick, "
+            f"scores or totals line, got keys {', '.join(map(repr, obj)) or 'none'}"
+        )
+    try:
+        if kind == TRICK:
+            obj = require(TRICK, obj)
+            checker.trick(obj["trick"], "trick")
+        elif kind == ACTION:
+            obj = require(ACTION, obj)
+            checker.action(obj["seat"], obj["action"], "")
+        elif kind == ROUND:
+            obj = require(ROUND, obj)
+            checker.begin_round(obj["round"], obj.get("deal"), obj, "")
+        elif kind == SCORES:
+            obj = require(SCORES, obj)
+            checker.end_round(obj, "")
+        else:
+            obj = require(TOTALS, obj)
+            checker.end_game(obj)
+    except UnreadableError:
+        found = problem(kind, obj)
+        if found is not None:
+            raise UnreadableError(found) from None
+        raise
+    return obj
+
+
+def _action_line(text: str) -> tuple[int, str] | None:
+    """``(seat, action text)`` of a well-formed action line in its usual spelling (see
+    :data:`ACTION_LINE`), else None; remembered in :data:`_ACTION_LINES`."""
+    fast = ACTION_LINE.fullmatch(text)
+    if fast is None:
+        return None
+    seat = SEAT_NUMBERS.get(fast.group(1))
+    if seat is None:
+        return None
+    found = (seat, fast.group(2))
+    if len(_ACTION_LINES) < CACHE_LIMIT:
+        _ACTION_LINES[text] = found
+    return found
+
+
+def _loads(text: str) -> dict[str, Any]:
+    """The JSON object on one line; unreadable unless it is one."""
+    try:  # the fast path: the usual line, a JSON object from its first character
+        obj, end = _DECODE(text)
+        if type(obj) is dict and (end == len(text) or text[end:].isspace()):
+            return obj
+    except (ValueError, RecursionError):
+        pass  # json.loads below says what is wrong
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise UnreadableError("not valid JSON: nested too deeply") from None
+    if not isinstance(obj, dict):
+        raise UnreadableError(f"expected a JSON object, got {_short(obj)}")
+    return obj
+
+
+def _short(value: Any) -> str:
+    text = show(value)
+    return text if len(text) <= 60 else text[:57] + "..."
