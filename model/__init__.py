@@ -11,8 +11,9 @@ Start with :func:`get_ruleset`, make a :class:`Game`, and walk a
 
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.options import Options, OptionSpec
+from tricklaw.model.replay.records import deserialize
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets import RULESETS, deserialize, get_ruleset
+from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Deal, Game, Phase, State
 from tricklaw.model.trick import TrickResult
 

@@ -171,19 +171,6 @@ def parse_deal(raw: dict[str, Any], palette: Palette, where: str) -> Deal:
     return Deal(hands, piles, first if isinstance(first, int) else None, extras)
 
 
-def replay(record: dict[str, Any]) -> State[Any]:
-    """The state a record ends in, every recorded result checked on the way (by
-    :func:`tricklaw.model.replay.records.replay_record`; any legal deal is accepted).
-
-    Raises :class:`~tricklaw.spec.errors.RecordError` naming the problem in one line:
-    a field that breaks the schema, an unknown ruleset or option, an illegal action, a
-    wrong trick, score or total.
-    """
-    from tricklaw.model.replay.records import replay_record
-
-    return replay_record(record)
-
-
 def new_tricks(
     state: State[Any], before: tuple[int, int]
 ) -> list[tuple[int, int, TrickResult, tuple[int, ...]]]:
@@ -211,8 +198,3 @@ def loads_record(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError("the record is not a JSON object")
     return data
-
-
-def loads_state(text: str) -> State[Any]:
-    """The state that :func:`dumps_state` wrote."""
-    return replay(loads_record(text))

@@ -38,8 +38,9 @@ from tricklaw.check.validation import well_formed
 from tricklaw.model import schemas
 from tricklaw.model.agents import play_random_game, random_step
 from tricklaw.model.cards import Card
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
 from tricklaw.model.replay.checker import kept_rounds
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Phase, State

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tricklaw.fuzz import Engine, fuzz, make_deals, new_case, play_case, replay_case, shrink
-from tricklaw.model.record import replay
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 

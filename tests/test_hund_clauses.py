@@ -23,7 +23,8 @@ from tricklaw.model.actions import (
 )
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, colour_of, value_of
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets.hund import lead_decider, round_score, virtual_card
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State

@@ -17,7 +17,8 @@ from tricklaw.model.actions import ActionKind, card_of, designate, kind_of, lead
 from tricklaw.model.agents import random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.invariants import violations
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, Phase, RoundLog, State

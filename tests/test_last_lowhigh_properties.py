@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from tricklaw.model.actions import KEEP, ActionKind, kind_of
 from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import violations
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import MASK64
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets.lowhigh import judge as lh_judge

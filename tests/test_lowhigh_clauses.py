@@ -14,7 +14,8 @@ import pytest
 from tricklaw.model.actions import KEEP, string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets.lowhigh import HAND_SIZE, TOP_VALUE, judge, score

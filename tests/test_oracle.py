@@ -20,7 +20,8 @@ from jsonschema import Draft202012Validator
 
 from tricklaw.model.actions import string_to_action
 from tricklaw.model.agents import play_random_game
-from tricklaw.model.record import replay, to_record, trick_json
+from tricklaw.model.record import to_record, trick_json
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.oracle import (

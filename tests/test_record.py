@@ -14,8 +14,8 @@ from jsonschema import Draft202012Validator
 
 from tricklaw.model import deserialize
 from tricklaw.model.agents import play_random_game, random_step
-from tricklaw.model.record import loads_record, replay, to_record, validate_record
-from tricklaw.model.replay.records import check_record
+from tricklaw.model.record import loads_record, to_record, validate_record
+from tricklaw.model.replay.records import check_record, replay
 from tricklaw.model.rng import agent_rng
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import State

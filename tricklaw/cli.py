@@ -17,7 +17,8 @@ from tricklaw import __version__
 from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
-from tricklaw.model.record import loads_record, replay, result_json, to_record
+from tricklaw.model.record import loads_record, result_json, to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after

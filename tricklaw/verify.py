@@ -41,7 +41,8 @@ from typing import Any, TextIO
 
 from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import violations
-from tricklaw.model.record import replay, to_record
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset

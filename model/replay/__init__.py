@@ -15,7 +15,7 @@ disagrees with the rules is reported with the clause ids that decide it:
 * :mod:`~tricklaw.model.replay.ends`: a round's scores and the game's end against the
   rules';
 * :mod:`~tricklaw.model.replay.records`: a JSON record, validated by its schema and
-  replayed through the checker (:func:`~tricklaw.model.record.replay` and ``tricklaw
+  replayed through the checker (:func:`~tricklaw.model.replay.records.replay` and ``tricklaw
   check RECORD`` both go this way).
 
 The JSON Lines reader, the ``tricklaw check`` command and the log converter are the

@@ -3,7 +3,7 @@
 With a seed, every deal given must be the deal of tricklaw's portable shuffle for that
 seed (:func:`compare_deal`: hands in any order, piles top first, the ``aside`` pile in
 any order, the drawn first player and extras). An implementation that shuffles its own
-way (``--own-shuffle``, and :func:`~tricklaw.model.record.replay`) or a game without a
+way (``--own-shuffle``, and :func:`~tricklaw.model.replay.records.replay`) or a game without a
 seed has each deal checked only to be a legal deal (:func:`check_legal_deal`: the deck,
 the hand sizes, and the ruleset's rules across rounds).
 """

@@ -7,8 +7,8 @@ begins with its deal, each action is applied, the recorded tricks are compared a
 actions complete them, then the round's scores and facts; last the totals, winners and
 whether the game is complete.
 
-:func:`check_record` is ``tricklaw check RECORD``; :func:`replay_record` is
-:func:`tricklaw.model.record.replay` (``tricklaw replay``, loading a serialized state):
+:func:`check_record` is ``tricklaw check RECORD``; :func:`replay` is
+:func:`tricklaw.model.replay.records.replay` (``tricklaw replay``, loading a serialized state):
 the same check, with any deal that the rules allow (``--own-shuffle``), ending in the
 state the record reaches.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tricklaw.model.record import record_problem
+from tricklaw.model.record import loads_record, record_problem
 from tricklaw.model.replay.checker import Checker, game_of, verdict
 from tricklaw.model.replay.verdict import (
     AGREES,
@@ -44,7 +44,7 @@ def check_record(record: Any, *, own_shuffle: bool = False, emit: Emit | None = 
     return _replayed(record, own_shuffle, emit)[0]
 
 
-def replay_record(record: Any) -> State[Any]:
+def replay(record: Any) -> State[Any]:
     """The state a record ends in, every recorded result checked on the way; each deal
     need only be a legal deal (the seed's or not). Raises
     :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
@@ -133,3 +133,9 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
         return found, checker
     assert checker is not None
     return verdict(AGREES, checker.summary(), checker), checker
+
+
+def deserialize(text: str) -> State[Any]:
+    """The state that :meth:`State.serialize <tricklaw.model.state.State.serialize>` wrote
+    (its record so far), each recorded result checked on the way (:func:`replay`)."""
+    return replay(loads_record(text))

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tricklaw.model.record import loads_state
 from tricklaw.model.registry import Registry
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import State
 from tricklaw.spec.errors import OptionError
 
 RULESETS: Registry[Ruleset[Any]] = Registry("ruleset", __name__, order=lambda r: r.source)
@@ -28,8 +26,3 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
             f"unknown ruleset {ruleset_id!r} (rulesets: {', '.join(RULESETS)})"
         ) from None
 
-
-def deserialize(text: str) -> State[Any]:
-    """The state that :meth:`State.serialize <tricklaw.model.state.State.serialize>` wrote,
-    each of its recorded results checked on the way."""
-    return loads_state(text)

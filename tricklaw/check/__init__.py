@@ -31,7 +31,7 @@ log's line and ``path`` the place in a record (``rounds[1].tricks[2]``); ``round
 from 1, and ``action`` and ``trick`` count from 1 within the round, as in the message.
 
 One checker does the work, whatever the input: the model's
-(:mod:`tricklaw.model.replay`), which :func:`tricklaw.model.record.replay` and so
+(:mod:`tricklaw.model.replay`), which :func:`tricklaw.model.replay.records.replay` and so
 ``tricklaw replay`` use too. This package adds what an application needs around it:
 
 * :mod:`~tricklaw.check.log_format`: the JSON Lines log and its kinds of line;

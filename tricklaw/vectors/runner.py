@@ -12,7 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tricklaw.model.record import record_schema, replay
+from tricklaw.model.record import record_schema
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
 from tricklaw.vectors.cases import Json, VectorError
