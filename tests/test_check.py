@@ -970,6 +970,7 @@ def _held_while_checking(path: Path) -> list[int]:
     return stream.samples
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_however_long_the_log(tmp_path: Path) -> None:
     game = get_ruleset("sticheln-1993").make_game(4, {"rounds": 200})
     state = play_random_game(game, 5)
