@@ -1,4 +1,4 @@
-"""The versioned JSON game record: write one from a state, read one back by replaying it.
+"""The versioned JSON game record: write one from a state; the parts of reading one back.
 
 The format (``spec/record.schema.json``, ``"format": "tricklaw-record"``,
 ``"version": 1``) holds the ruleset, player count, every option, the seed,
@@ -8,11 +8,11 @@ ruleset's facts (Sticheln: the picked cards) and the round scores; then the
 totals and the winners. A record of an unfinished game has
 ``"complete": false`` and its last round lacks ``scores``.
 
-Reading a record (:func:`replay`) validates it against the schema, then replays every
-action through the checker (:mod:`tricklaw.model.replay`, the one behind ``tricklaw
-check``), which compares each recorded trick result and score with the rules: the first
-disagreement raises :class:`~tricklaw.spec.errors.RecordError` naming the round, the
-trick or action, and the clause.
+Reading a record (:func:`tricklaw.model.replay.records.replay`) validates it against the
+schema, then replays every action through the checker (:mod:`tricklaw.model.replay`, the
+one behind ``tricklaw check``), which compares each recorded trick result and score with
+the rules: the first disagreement raises :class:`~tricklaw.spec.errors.RecordError`
+naming the round, the trick or action, and the clause.
 """
 
 from __future__ import annotations
