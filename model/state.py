@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tricklaw.model.ruleset import Ruleset
 
 X = TypeVar("X")
+R = TypeVar("R", bound=CompiledRules)
 
 
 class Phase(IntEnum):
@@ -92,6 +93,14 @@ class Game:
     rules: CompiledRules
     """The options compiled by the ruleset for its hot path (see ``Ruleset.compile``); each
     ruleset module reads them typed, through its ``rules_of(game)``."""
+
+    def rules_as(self, kind: type[R]) -> R:
+        """:attr:`rules` as ``kind``, the ruleset's own type (each ruleset module's
+        ``rules_of``); a TypeError for a game of another ruleset."""
+        rules = self.rules
+        if not isinstance(rules, kind):
+            raise TypeError(f"{self.ruleset.id} game with rules of {type(rules).__name__}")
+        return rules
 
     @property
     def ruleset(self) -> Ruleset[Any]:

@@ -83,10 +83,7 @@ class Rules(CompiledRules):
 
 def rules_of(game: Game) -> Rules:
     """``game``'s options as :meth:`TheLast.compile` compiled them (``Game.rules``), typed."""
-    rules = game.rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
-    return rules
+    return game.rules_as(Rules)
 
 
 JUDGE_CLAUSES = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")

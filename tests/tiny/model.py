@@ -42,10 +42,7 @@ class Rules(CompiledRules):
 
 def rules_of(game: Game) -> Rules:
     """``game``'s options as :meth:`Tiny.compile` compiled them (``Game.rules``), typed."""
-    rules = game.rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"{game.ruleset.id} game with rules of {type(rules).__name__}")
-    return rules
+    return game.rules_as(Rules)
 
 
 def judge(cards: Sequence[Card]) -> TrickResult:
