@@ -33,6 +33,7 @@ PER_PLAYER_COUNT = {
     "conservation-step",
     "score-max",
     "score-min",
+    "bounds-artifact",
     "self-check",
 }
 """The obligations every ruleset has at every player count."""
