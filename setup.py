@@ -50,9 +50,14 @@ COMPILED = (
     "tricklaw/model/ruleset.py",
     "tricklaw/model/state.py",
     "tricklaw/model/trick.py",
-    "tricklaw/model/rulesets/hund.py",
+    "tricklaw/model/rulesets/hund/__init__.py",
+    "tricklaw/model/rulesets/hund/options.py",
+    "tricklaw/model/rulesets/hund/rules.py",
+    "tricklaw/model/rulesets/hund/ruleset.py",
     "tricklaw/model/rulesets/lowhigh.py",
-    "tricklaw/model/rulesets/the_last.py",
+    "tricklaw/model/rulesets/the_last/__init__.py",
+    "tricklaw/model/rulesets/the_last/rules.py",
+    "tricklaw/model/rulesets/the_last/ruleset.py",
 )
 """The compiled modules, as paths in the installed layout."""
 

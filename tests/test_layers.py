@@ -79,11 +79,19 @@ def named_ids(source: str, ids: set[str]) -> list[tuple[int, str]]:
     ]
 
 
+def in_a_games_package(path: Path) -> bool:
+    """Whether ``path`` is a module of a game's own package (a game split into a small
+    package): its folder's ``__init__.py`` registers."""
+    init = path.parent / "__init__.py"
+    return init.is_file() and registers(ast.parse(init.read_text(encoding="utf-8")))
+
+
 def test_generic_modules_name_no_ruleset() -> None:
     ids = set(RULESETS.ids())
     offenders = [
         f"{path}:{line}: {value!r}"
         for path in _source_files()
+        if not in_a_games_package(path)
         for line, value in named_ids(path.read_text(encoding="utf-8"), ids)
     ]
     assert not offenders, "ruleset ids in generic modules:\n" + "\n".join(offenders)
@@ -94,6 +102,18 @@ def test_the_id_scan_sees_an_id_and_spares_a_games_module() -> None:
     own = 'X = 1\nREGISTRY.register("hund", X)\n'
     assert named_ids(generic, {"hund"}) == [(2, "hund")]
     assert named_ids(own, {"hund"}) == []
+
+
+def test_the_id_scan_spares_the_modules_of_a_games_package_only(tmp_path: Path) -> None:
+    game, layer = tmp_path / "game", tmp_path / "layer"
+    for folder in (game, layer):
+        folder.mkdir()
+        (folder / "rules.py").write_text('ID = "hund"\n', encoding="utf-8")
+    (game / "__init__.py").write_text('REGISTRY.register("hund", 1)\n', encoding="utf-8")
+    (layer / "__init__.py").write_text('REGISTRY = Registry("part", __name__)\n', "utf-8")
+    assert in_a_games_package(game / "rules.py")
+    assert not in_a_games_package(layer / "rules.py")
+    assert not in_a_games_package(tmp_path / "alone.py")
 
 
 def test_the_registries_find_a_game_added_by_registering_it() -> None:

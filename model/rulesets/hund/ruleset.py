@@ -1,297 +1,46 @@
-"""Hund (online game help text ``004_b79a09774360d499.txt``; first published as *ebbes*).
-
-Five rounds (HUND-GAME-1). Each round has a designated number; the cards of
-that number give their suits, in the order they are played, the powers Trump,
-Plus, Hund, Minus and Lead (HUND-DESIG-1/2, HUND-POWER-1..5):
-
-* Trump: that suit is trump from then on; when trumps are in a trick the
-  highest trump wins, else the highest card of the lead suit (HUND-TRICK-1/2).
-* Plus / Minus: each card of the suit scores +1 / -1 (HUND-FACT-2).
-* Hund: every player with neither the most nor the fewest cards of the suit
-  scores 3 (HUND-POWER-3, HUND-FACT-3; ties: dispute ``hund-tie``).
-* Lead: the player with most cards of the suit names the next round's start
-  player after its deal (HUND-POWER-5, HUND-GAP-5): a LEADER action.
-
-Players follow suit if they can (HUND-PLAY-2); the trick's winner takes it
-and leads next (HUND-COLLECT-1, HUND-GAP-4). All cards are dealt
-(HUND-GAP-2). Two players add a virtual player in seat 2 (HUND-TWO-1..6):
-its hand lies in columns, face-up cards on face-down ones, and it plays by a
-fixed rule, automatically. The custom options: ``more-cards`` (HUND-OPT-1)
-and ``designation-mode=sets`` (HUND-OPT-2), in which players choose five
-(suit, designation card) sets each round with DESIGNATE actions.
-
-Power order, used throughout: 0 Trump, 1 Plus, 2 Hund, 3 Minus, 4 Lead.
+"""The Hund ruleset: the game played as states and actions (the deal and its checks,
+HUND-GAP-2, HUND-TWO-2, HUND-DESIG-1; the start player, HUND-POWER-5, HUND-GAP-3; the
+designation sets, HUND-OPT-2; play, HUND-PLAY-1/2, HUND-TWO-3..6; the tricks, HUND-TRICK-1/2;
+scoring and the game's end, HUND-FACT-2/3, HUND-GAME-1), calling the pure rules of
+:mod:`~tricklaw.model.rulesets.hund.rules`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from functools import cache
+from typing import Any
 
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import ActionKind
-from tricklaw.model.cards import Card, Palette, build_deck, make_card
-from tricklaw.model.options import CompiledRules, Options, OptionSpec
+from tricklaw.model.cards import Card, build_deck, make_card
+from tricklaw.model.options import Options
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets import RULESETS
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.rulesets.hund.options import OPTION_SPECS, Rules, compile_rules, rules_of
+from tricklaw.model.rulesets.hund.rules import (
+    BASE_DESIGNATIONS,
+    CLAUSES,
+    MORE_CARDS,
+    PALETTE,
+    POWERS,
+    ROUNDS,
+    SUIT_SIZE,
+    VIRTUAL,
+    Powers,
+    assign,
+    judge,
+    lead_decider,
+    matches,
+    playable,
+    reveal,
+    round_score,
+    trump_window,
+    virtual_card,
+)
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, follows
 from tricklaw.spec.errors import CardError, OptionError
-
-PALETTE = Palette(("red", "yellow", "green", "blue", "purple"), ("R", "Y", "G", "B", "P"))
-POWERS = ("trump", "plus", "hund", "minus", "lead")
-TRUMP, PLUS, HUND, MINUS, LEAD = range(5)
-SUIT_SIZE = {2: 6, 3: 6, 4: 8, 5: 10}
-"""Cards per suit by player count (HUND-OPT-1: "instead of 6/6/8/10")."""
-MORE_CARDS = {2: 9, 3: 9, 4: 12, 5: 15}
-"""Cards per suit with the custom option ``more-cards`` (HUND-OPT-1)."""
-ROUNDS = 5
-BASE_DESIGNATIONS = (1, 2, 3, 4, 5)
-VIRTUAL = 2
-"""The virtual player's seat in the two-player game."""
-SETS: tuple[tuple[str, str], ...] = (("designation-mode", "sets"),)
-"""The custom option the ``set-*`` options refine: they act only with designation sets
-(HUND-OPT-2)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rules(CompiledRules):
-    """The options of one game, compiled."""
-
-    trump_timing: str
-    hund_tie_excludes: bool
-    lead_tie_earliest: bool
-    ascending: bool
-    from_zero: bool
-    extra_up: bool
-    virtual_in_hund: bool
-    more_cards: bool
-    sets: bool
-    set_suits_distinct: bool
-    set_match_card: bool
-    set_repeat_stack: bool
-
-
-def rules_of(game: Game) -> Rules:
-    """``game``'s options as :meth:`Hund.compile` compiled them (``Game.rules``), typed."""
-    return game.rules_as(Rules)
-
-
-class Powers(NamedTuple):
-    """Hund's own part of the state.
-
-    ``designation`` is the round's number (base game); ``sets`` the chosen
-    (suit, designation value) sets as cards (custom option); ``holders`` the
-    suit of each power assigned so far, in power order; ``trump_trick`` and
-    ``trump_pos`` where the Trump power was assigned (trick index in the
-    round, position in that trick; -1 before); ``columns`` the virtual
-    player's (face-up, face-down) columns, left to right; ``choosing`` what the
-    CHOOSE phase decides: ``"leader"`` or ``"sets"`` (empty in play).
-
-    (Immutable, and a ``NamedTuple`` like :class:`~tricklaw.model.state.State`:
-    one is built for each virtual card and power, in half the time of a frozen
-    dataclass.)
-    """
-
-    choosing: str
-    designation: int | None
-    sets: tuple[Card, ...]
-    holders: tuple[int, ...]
-    trump_trick: int
-    trump_pos: int
-    columns: tuple[tuple[Card | None, Card | None], ...]
-
-
-# --- the rules as pure functions -----------------------------------------------------------
-
-
-def matches(card: Card, powers: Powers, rules: Rules) -> bool:
-    """Whether playing ``card`` assigns a power (HUND-DESIG-1; HUND-OPT-2 with sets)."""
-    if not rules.sets:
-        return card & 31 == powers.designation
-    if rules.set_match_card:
-        return card in powers.sets
-    return any(card & 31 == s & 31 for s in powers.sets)
-
-
-def assign(holders: tuple[int, ...], card: Card, rules: Rules) -> tuple[int, ...]:
-    """``holders`` after a matching ``card``: its suit takes the next free power
-    (HUND-DESIG-2), unless every power is taken or, under ``set-repeat=skip``, the
-    suit already holds one."""
-    suit = card >> 5
-    if len(holders) == len(POWERS) or (suit in holders and not rules.set_repeat_stack):
-        return holders
-    return (*holders, suit)
-
-
-TRUMP_FACTS = tuple((("trump", name),) for name in PALETTE.names)
-"""The facts of a trick played under each trump suit."""
-TRUMP_WINS = ("HUND-TRICK-1", "HUND-COLLECT-1")
-LEAD_WINS = ("HUND-TRICK-2", "HUND-COLLECT-1")
-
-
-def judge(cards: Sequence[Card], trump: int | None, trump_from: int) -> TrickResult:
-    """Who takes the complete trick ``cards`` (HUND-TRICK-1/2).
-
-    ``trump`` is the trump suit (or None) and ``trump_from`` the first position
-    in this trick whose cards of that suit count as trumps (dispute
-    ``trump-timing``; ``len(cards)`` when none count). Each value exists once
-    per suit, so there is never a tie (and within one suit the highest card
-    number is the highest value).
-    """
-    trick = tuple(cards)
-    facts = () if trump is None else TRUMP_FACTS[trump]
-    if trump is not None:
-        trumps = [c for c in trick[trump_from:] if c >> 5 == trump]
-        if trumps:
-            best = trick.index(max(trumps), trump_from)
-            return TrickResult(trick, best, ((best, trick),), (), TRUMP_WINS, facts)
-    lead = trick[0] >> 5
-    best = trick.index(max([c for c in trick if c >> 5 == lead]))
-    return TrickResult(trick, best, ((best, trick),), (), LEAD_WINS, facts)
-
-
-def trump_window(
-    powers: Powers, trick_index: int, timing: str, size: int
-) -> tuple[int | None, int]:
-    """The trump suit for trick ``trick_index`` and the first position whose cards
-    of it count (dispute ``trump-timing``)."""
-    if not powers.holders:
-        return None, size
-    if powers.trump_trick < trick_index or timing == "whole-trick":
-        return powers.holders[TRUMP], 0
-    if timing == "from-card":
-        return powers.holders[TRUMP], powers.trump_pos
-    return powers.holders[TRUMP], size  # next-trick: none count yet
-
-
-def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
-    """The lead suit if the hand has it, else any card (HUND-PLAY-1/2)."""
-    if not trick:
-        return tuple(hand)
-    lead = trick[0] >> 5
-    return tuple([c for c in hand if c >> 5 == lead]) or tuple(hand)
-
-
-def virtual_card(columns: Sequence[tuple[Card | None, Card | None]], trick: Sequence[Card]) -> Card:
-    """The virtual player's card (HUND-TWO-4/5): the leftmost face-up card of the lead
-    suit, else the leftmost face-up card."""
-    shown = [up for up, _ in columns if up is not None]
-    if trick:
-        lead = trick[0] >> 5
-        for card in shown:
-            if card >> 5 == lead:
-                return card
-    return shown[0]
-
-
-def reveal(
-    columns: tuple[tuple[Card | None, Card | None], ...],
-) -> tuple[tuple[Card | None, Card | None], ...]:
-    """Turn up every face-down card with no face-up card on it (HUND-TWO-6)."""
-    return tuple((down, None) if up is None else (up, down) for up, down in columns)
-
-
-def round_score(
-    taken: Sequence[Sequence[Card]], holders: Sequence[int], rules: Rules, virtual: int | None
-) -> tuple[int, ...]:
-    """Each seat's score (HUND-POWER-2..4, HUND-FACT-2/3): +1 a Plus card, -1 a Minus
-    card, and 3 for a Hund count that is neither the most nor the fewest."""
-
-    suits = [[c >> 5 for c in pile] for pile in taken]
-
-    def counts(power: int) -> list[int]:
-        """Each seat's number of cards of the suit holding ``power`` (none unassigned)."""
-        if power >= len(holders):
-            return [0] * len(taken)
-        return [pile.count(holders[power]) for pile in suits]
-
-    plus, minus, hund = counts(PLUS), counts(MINUS), counts(HUND)
-    compared = [rules.virtual_in_hund or s != virtual for s in range(len(taken))]
-    field = [n for n, counted in zip(hund, compared, strict=True) if counted]
-    most, fewest = max(field), min(field)
-    n_most, n_fewest = field.count(most), field.count(fewest)
-
-    def hund_award(seat: int) -> int:
-        if not compared[seat] or len(holders) <= HUND:
-            return 0
-        at_most = hund[seat] == most and (rules.hund_tie_excludes or n_most == 1)
-        at_fewest = hund[seat] == fewest and (rules.hund_tie_excludes or n_fewest == 1)
-        return 0 if at_most or at_fewest else 3
-
-    return tuple(plus[s] - minus[s] + hund_award(s) for s in range(len(taken)))
-
-
-def lead_decider(
-    taken: Sequence[Sequence[Card]],
-    holders: Sequence[int],
-    rules: Rules,
-    *,
-    seating: tuple[int, ...],
-    start: int,
-    virtual: int | None,
-) -> int | None:
-    """Who names the next round's start player (HUND-POWER-5, dispute ``lead-tie``,
-    HUND-GAP-6): the seat with most Lead-suit cards, or None."""
-    if len(holders) <= LEAD:
-        return None
-    counts = [[c >> 5 for c in pile].count(holders[LEAD]) for pile in taken]
-    best = max(counts)
-    tied = [s for s, c in enumerate(counts) if c == best]
-    if len(tied) > 1:
-        if not rules.lead_tie_earliest:
-            return None
-        tied = [seat_after(seating, start, k) for k in range(len(seating))]
-        tied = [s for s in tied if counts[s] == best][:1]
-    decider = tied[0]
-    return None if decider == virtual else decider
-
-
-CLAUSES: Mapping[str, str] = MappingProxyType(
-    {
-        "aim": "HUND-AIM-1",
-        "game-end": "HUND-GAME-1",
-        "designation": "HUND-DESIG-1",
-        "assign": "HUND-DESIG-2",
-        "turn": "HUND-PLAY-1",
-        "play": "HUND-PLAY-2",
-        "trump-wins": "HUND-TRICK-1",
-        "lead-wins": "HUND-TRICK-2",
-        "collect": "HUND-COLLECT-1",
-        "trump": "HUND-POWER-1",
-        "plus": "HUND-POWER-2",
-        "hund": "HUND-POWER-3",
-        "minus": "HUND-POWER-4",
-        "lead": "HUND-POWER-5",
-        "two": "HUND-TWO-1",
-        "display": "HUND-TWO-2",
-        "virtual-turn": "HUND-TWO-3",
-        "virtual-play": "HUND-TWO-4",
-        "virtual-suit": "HUND-TWO-5",
-        "reveal": "HUND-TWO-6",
-        "more-cards": "HUND-OPT-1",
-        "sets": "HUND-OPT-2",
-        "suits": "HUND-FACT-1",
-        "plus-minus": "HUND-FACT-2",
-        "hund-award": "HUND-FACT-3",
-        "lead-known": "HUND-FACT-4",
-        "players": "HUND-FACT-5",
-        "deck": "HUND-GAP-1",
-        "deal": "HUND-GAP-2",
-        "start": "HUND-GAP-3",
-        "next-lead": "HUND-GAP-4",
-        "choice": "HUND-GAP-5",
-        "virtual-score": "HUND-GAP-6",
-        "set-timing": "HUND-GAP-7",
-        "colours": "HUND-GAP-8",
-        "score-total": "HUND-FACT-2",
-    }
-)
-"""The clause id stating each rule role."""
 
 
 class Hund(Ruleset[Powers]):
@@ -304,94 +53,7 @@ class Hund(Ruleset[Powers]):
     palette = PALETTE
     pile_names = ("virtual-down", "virtual-up")
     action_kinds = (ActionKind.PLAY, ActionKind.LEADER, ActionKind.DESIGNATE)
-    option_specs = (
-        OptionSpec(
-            "trump-timing",
-            "whole-trick",
-            "which cards of a new trump suit count in its own trick",
-            choices=("whole-trick", "from-card", "next-trick"),
-            dispute="HUND-D-TRUMPTIMING",
-            affects_trick=True,
-        ),
-        OptionSpec(
-            "hund-tie",
-            "excluded",
-            "players tied for the most or fewest Hund cards",
-            choices=("excluded", "scores"),
-            dispute="HUND-D-HUNDTIE",
-        ),
-        OptionSpec(
-            "lead-tie",
-            "nobody",
-            "players tied for the most Lead cards",
-            choices=("nobody", "earliest"),
-            dispute="HUND-D-LEADTIE",
-        ),
-        OptionSpec(
-            "designation",
-            "shuffled",
-            "the order of the designated numbers",
-            choices=("shuffled", "ascending"),
-            dispute="HUND-D-DESIGNATION",
-        ),
-        OptionSpec(
-            "values",
-            "from-1",
-            "the lowest card value of each suit",
-            choices=("from-1", "from-0"),
-            dispute="HUND-D-VALUES",
-        ),
-        OptionSpec(
-            "virtual-odd",
-            "extra-down",
-            "the virtual player's odd column (15 cards)",
-            choices=("extra-down", "extra-up"),
-            dispute="HUND-D-VIRTUALODD",
-        ),
-        OptionSpec(
-            "virtual-hund",
-            "counts",
-            "whether the virtual player counts for Hund",
-            choices=("counts", "ignored"),
-            dispute="HUND-D-VIRTUALHUND",
-        ),
-        OptionSpec(
-            "more-cards",
-            "no",
-            "custom option: 9/9/12/15 cards per suit",
-            choices=("no", "yes"),
-        ),
-        OptionSpec(
-            "designation-mode",
-            "drawn",
-            "custom option: players choose designation sets",
-            choices=("drawn", "sets"),
-        ),
-        OptionSpec(
-            "set-suits",
-            "distinct",
-            "may two designation sets name one suit",
-            choices=("distinct", "any"),
-            dispute="HUND-D-SETSUITS",
-            acts_with=SETS,
-        ),
-        OptionSpec(
-            "set-match",
-            "card",
-            "which played cards match a designation set",
-            choices=("card", "value"),
-            dispute="HUND-D-SETMATCH",
-            acts_with=SETS,
-        ),
-        OptionSpec(
-            "set-repeat",
-            "skip",
-            "may a suit take a second power",
-            choices=("skip", "stack"),
-            dispute="HUND-D-SETREPEAT",
-            acts_with=SETS,
-        ),
-    )
+    option_specs = OPTION_SPECS
     clause = CLAUSES
     implements = tuple(sorted(set(CLAUSES.values())))
     trick_context = (
@@ -407,7 +69,8 @@ class Hund(Ruleset[Powers]):
         return 3 if players == 2 else players
 
     def compile(self, options: Options) -> Rules:
-        """``options`` compiled (``Game.rules``): :func:`compile_rules`."""
+        """``options`` compiled (``Game.rules``):
+        :func:`~tricklaw.model.rulesets.hund.options.compile_rules`."""
         return compile_rules(options)
 
     def values(self, players: int, rules: Rules) -> range:
@@ -553,7 +216,7 @@ class Hund(Ruleset[Powers]):
     def playable(
         self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
     ) -> tuple[Card, ...]:
-        """:func:`playable`."""
+        """:func:`~tricklaw.model.rulesets.hund.rules.playable`."""
         return playable(hand, trick)
 
     def legal_actions(self, state: State[Powers]) -> tuple[int, ...]:
@@ -689,7 +352,8 @@ class Hund(Ruleset[Powers]):
     ) -> TrickResult:
         """A trick on its own: ``context`` gives the powers held before it (``powers``)
         and the round's ``designation`` or ``sets``; matching cards in the trick assign
-        powers as they fall, then :func:`judge` decides under ``trump-timing``."""
+        powers as they fall, then :func:`~tricklaw.model.rulesets.hund.rules.judge` decides under
+        ``trump-timing``."""
         rules: Rules = rules_of(game)
         ctx = dict(context or {})
         try:
@@ -753,13 +417,13 @@ class Hund(Ruleset[Powers]):
         return VIRTUAL if game.players == 2 else None
 
     def round_scores(self, state: State[Powers]) -> tuple[int, ...]:
-        """:func:`round_score` of the cards each seat took."""
+        """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the cards each seat took."""
         game = state.info.game
         return round_score(state.taken, state.extra.holders, rules_of(game), self._virtual(game))
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
-        """:func:`round_score` of the cards the log's trick results hand each seat, with
-        the powers as the log's facts record them."""
+        """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the cards the log's trick
+        results hand each seat, with the powers as the log's facts record them."""
         taken = log.taken(game.seats)
         holders = [self.palette.letters.index(x) for x in dict(log.facts)["powers"]]
         return round_score(taken, holders, rules_of(game), self._virtual(game))
@@ -788,30 +452,6 @@ class Hund(Ruleset[Powers]):
         )
 
 
-@lru_cache(maxsize=64)
-def compile_rules(options: Options) -> Rules:
-    """``options`` compiled, once per choice of options (:meth:`Hund.deck` asks every
-    round)."""
-    return Rules(
-        trump_timing=options.text("trump-timing"),
-        hund_tie_excludes=options.text("hund-tie") == "excluded",
-        lead_tie_earliest=options.text("lead-tie") == "earliest",
-        ascending=options.text("designation") == "ascending",
-        from_zero=options.text("values") == "from-0",
-        extra_up=options.text("virtual-odd") == "extra-up",
-        virtual_in_hund=options.text("virtual-hund") == "counts",
-        more_cards=options.text("more-cards") == "yes",
-        sets=options.text("designation-mode") == "sets",
-        set_suits_distinct=options.text("set-suits") == "distinct",
-        set_match_card=options.text("set-match") == "card",
-        set_repeat_stack=options.text("set-repeat") == "stack",
-    )
-
-
 @cache
 def _deck(low: int, high: int) -> tuple[Card, ...]:
     return build_deck(range(5), range(low, high))
-
-
-HUND_RULESET = Hund()
-RULESETS.register(HUND_RULESET.id, HUND_RULESET)

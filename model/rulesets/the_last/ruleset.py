@@ -1,175 +1,39 @@
-"""The Last (online game help text, ``002_18a5f98381d9736c.txt``).
-
-A round, as the text tells it:
-
-1. Deal 12, 9 or 8 cards to 3, 4 or 5 players from 48 cards (four colours,
-   1-12); the rest is the face-down points pile (LAST-DECK-1, LAST-DEAL-1/2).
-   A random player starts (LAST-LEAD-1): tricklaw draws him with
-   ``below(candidates)`` from the generator that shuffled the round.
-2. Each trick turns up the top points card (LAST-TRICK-1). The leader plays
-   any card (LAST-PLAY-1); the others follow the lead colour if they can
-   (LAST-PLAY-2), except the last player, who plays a colour already in the
-   trick if he can, else anything (LAST-PLAY-3, dispute ``last-play``).
-3. The last card's colour is the winning colour; the highest card of that
-   colour takes the points card (LAST-TRICK-2/3): :func:`judge`.
-4. The taker keeps it face down, or takes it into hand and lays a hand card
-   face down instead (LAST-COLLECT-1): a KEEP or SWAP action. Played cards are
-   discarded; the taker leads (LAST-COLLECT-2).
-5. When the hands are empty, each player's penalty is the sum of his
-   face-down cards (LAST-ROUND-1, LAST-SCORE-1); the lowest wins (LAST-GAME-1).
-
-With two players a ghost takes the third seat: its 12 cards lie face down in
-pile order and it plays automatically (LAST-GHOST-1..6, disputes
-``ghost-play`` and ``ghost-seat``). Seats 0 and 1 are the players, seat 2 the
-ghost; its penalty is never counted.
-
-Scores are penalty points (lower is better), as the text counts them.
+"""The ruleset of The Last: the game played as states and actions (the deal and its checks,
+LAST-DEAL-1/2, LAST-LEAD-1, LAST-GHOST-1; play, LAST-PLAY-1..3, LAST-GHOST-3/4; the
+points cards, LAST-TRICK-1, LAST-COLLECT-1/2; the round's end and scores, LAST-ROUND-1,
+LAST-SCORE-1, LAST-GHOST-6, LAST-GAME-1), calling the pure rules of
+:mod:`~tricklaw.model.rulesets.the_last.rules`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from functools import cache
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from tricklaw.model import actions, flow
 from tricklaw.model.actions import KEEP, ActionKind
-from tricklaw.model.cards import Card, Palette, build_deck
-from tricklaw.model.options import CompiledRules, Options, OptionSpec
+from tricklaw.model.cards import Card, build_deck
+from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets import RULESETS
-from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State, seat_after
+from tricklaw.model.rulesets.the_last.rules import (
+    CLAUSES,
+    GHOST,
+    HAND_SIZE,
+    PALETTE,
+    Rules,
+    Table,
+    colours_to_follow,
+    face_down,
+    judge,
+    penalty,
+    playable,
+    rules_of,
+)
+from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, follows
 from tricklaw.spec.errors import CardError
-
-PALETTE = Palette(("red", "yellow", "green", "blue"), ("R", "Y", "G", "B"))
-HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
-"""Cards per hand by player count (LAST-DEAL-1; the ghost game: LAST-GHOST-1)."""
-GHOST = 2
-"""The ghost's seat in the two-player game."""
-
-
-class Table(NamedTuple):
-    """The Last's own part of the state.
-
-    ``points`` is the face-down points pile (top first); ``shown`` the points
-    card turned up for the trick in play; ``pending`` the points card its
-    taker is deciding on (phase CHOOSE); ``ghost_order`` the ghost's hand in
-    pile order (top first; its cards are also in its hand).
-
-    (Immutable, and a ``NamedTuple`` like :class:`~tricklaw.model.state.State`:
-    one is built for most actions, in half the time of a frozen dataclass.)
-    """
-
-    points: tuple[Card, ...]
-    shown: Card | None
-    pending: Card | None
-    ghost_order: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Rules(CompiledRules):
-    """The options of one game, compiled."""
-
-    last_play_free: bool
-    ghost_first_legal: bool
-    ghost_fixed: bool
-    unused_to_last_winner: bool
-    rounds: int
-
-
-def rules_of(game: Game) -> Rules:
-    """``game``'s options as :meth:`TheLast.compile` compiled them (``Game.rules``), typed."""
-    return game.rules_as(Rules)
-
-
-JUDGE_CLAUSES = ("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
-"""The clauses that decide every trick (:func:`judge`)."""
-
-
-@cache
-def _judge_facts(winning: int, best: int) -> tuple[tuple[str, str], ...]:
-    """The facts of a trick won in colour ``winning`` by the card at ``best``."""
-    return (("winning-colour", PALETTE.name(winning)), ("points-card-to", f"seat +{best}"))
-
-
-def judge(cards: Sequence[Card]) -> TrickResult:
-    """Who takes the points card for the complete trick ``cards`` (LAST-TRICK-2/3).
-
-    The last card's colour is the winning colour; the highest card of that
-    colour wins. If no earlier card has that colour, that is the last card:
-    the last player wins. Every card is discarded. Each card exists once, so
-    there is never a tie (and within one colour the highest card number is the
-    highest value).
-    """
-    trick = tuple(cards)
-    winning = trick[-1] >> 5
-    best = trick.index(max([c for c in trick if c >> 5 == winning]))
-    return TrickResult(trick, best, (), trick, JUDGE_CLAUSES, _judge_facts(winning, best))
-
-
-def colours_to_follow(trick: Sequence[Card], last: bool, free_last: bool) -> Container[int] | None:
-    """The colours the next card of ``trick`` must have if its player holds one, or None
-    when any card may be played (LAST-PLAY-1..3): the leader plays anything; the others
-    follow the lead colour; the last player (``last``) plays a colour already in the
-    trick, or anything under ``last-play=free`` (``free_last``)."""
-    if not trick or (last and free_last):
-        return None
-    if last:
-        return {c >> 5 for c in trick}
-    return (trick[0] >> 5,)
-
-
-def playable(
-    hand: Sequence[Card], trick: Sequence[Card], last: bool, free_last: bool
-) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (LAST-PLAY-1..3, see
-    :func:`colours_to_follow`), or the whole hand when it holds none of the colours.
-
-    ``last`` says whether the player completes the trick. Order is kept.
-    """
-    colours = colours_to_follow(trick, last, free_last)
-    if colours is None:
-        return tuple(hand)
-    return tuple([c for c in hand if c >> 5 in colours]) or tuple(hand)
-
-
-def penalty(face_down: Sequence[Card]) -> int:
-    """The penalty of a player's face-down cards: the sum of their values (LAST-SCORE-1)."""
-    return sum(c & 31 for c in face_down)
-
-
-CLAUSES: Mapping[str, str] = MappingProxyType(
-    {
-        "setup": "LAST-SETUP-1",
-        "deck": "LAST-DECK-1",
-        "deal": "LAST-DEAL-1",
-        "points-pile": "LAST-DEAL-2",
-        "first-lead": "LAST-LEAD-1",
-        "turn-up": "LAST-TRICK-1",
-        "turn": "LAST-PLAY-1",
-        "play": "LAST-PLAY-2",
-        "play-last": "LAST-PLAY-3",
-        "winning-colour": "LAST-TRICK-2",
-        "points-card": "LAST-TRICK-3",
-        "decide": "LAST-COLLECT-1",
-        "collect": "LAST-COLLECT-2",
-        "round-end": "LAST-ROUND-1",
-        "score-total": "LAST-SCORE-1",
-        "winner": "LAST-GAME-1",
-        "game-end": "LAST-D-ROUNDS",
-        "ghost-deal": "LAST-GHOST-1",
-        "ghost-pile": "LAST-GHOST-2",
-        "ghost-play": "LAST-GHOST-3",
-        "ghost-turn": "LAST-GHOST-4",
-        "ghost-wins": "LAST-GHOST-5",
-        "ghost-score": "LAST-GHOST-6",
-    }
-)
-"""The clause id stating each rule role."""
 
 
 class TheLast(Ruleset[Table]):
@@ -325,7 +189,8 @@ class TheLast(Ruleset[Table]):
     def playable(
         self, game: Game, hand: tuple[Card, ...], trick: tuple[Card, ...]
     ) -> tuple[Card, ...]:
-        """:func:`playable` for the next card of ``trick`` at ``game``'s table."""
+        """:func:`~tricklaw.model.rulesets.the_last.rules.playable` for the next card of ``trick``
+        at ``game``'s table."""
         last = len(trick) == game.seats - 1
         return playable(hand, trick, last, rules_of(game).last_play_free)
 
@@ -478,7 +343,8 @@ class TheLast(Ruleset[Table]):
     def judge_trick(
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
     ) -> TrickResult:
-        """:func:`judge` (no option changes who takes a trick)."""
+        """:func:`~tricklaw.model.rulesets.the_last.rules.judge` (no option changes who takes a
+        trick)."""
         return judge(cards)
 
     def observation(self, state: State[Table], seat: int) -> dict[str, Any]:
@@ -509,7 +375,8 @@ class TheLast(Ruleset[Table]):
         return _scores(state.info.game, state.taken)
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
-        """Penalties recounted from the log (:func:`face_down`)."""
+        """Penalties recounted from the log
+        (:func:`~tricklaw.model.rulesets.the_last.rules.face_down`)."""
         down, _ = face_down(game, log)
         return _scores(game, [tuple(cards) for cards in down])
 
@@ -556,34 +423,6 @@ def _add(
     return (*taken[:seat], taken[seat] + cards, *taken[seat + 1 :])
 
 
-def face_down(game: Game, log: RoundLog) -> tuple[list[list[Card]], list[int]]:
-    """Each seat's face-down cards, recounted from a finished round's log alone: the
-    points pile as dealt, each trick's taker and his keep / swap decisions in order
-    (LAST-COLLECT-2; the ghost keeps every card it wins, LAST-GHOST-5); and, per seat, how many
-    of them are points cards never turned up (dispute ``unused-points``: they go to the
-    last trick's winner under ``last-winner``)."""
-    points = list(log.deal.pile("points"))
-    decisions = [
-        a for _, a in log.actions if actions.kind_of(a) in {ActionKind.KEEP, ActionKind.SWAP}
-    ]
-    down: list[list[Card]] = [[] for _ in range(game.seats)]
-    last = log.first_leader
-    for leader, result in log.tricks:
-        assert result.winner is not None, "every trick of The Last has a taker"
-        last = seat_after(log.seating, leader, result.winner)
-        card = points.pop(0)
-        if game.players == 2 and last == GHOST:
-            down[GHOST].append(card)
-            continue
-        action = decisions.pop(0)
-        down[last].append(card if action == KEEP else actions.card_of(action))
-    unused = [0] * game.seats
-    if points and rules_of(game).unused_to_last_winner:
-        down[last] += points
-        unused[last] = len(points)
-    return down, unused
-
-
 def _scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
     return tuple(
         0 if game.players == 2 and seat == GHOST else penalty(cards)
@@ -594,7 +433,3 @@ def _scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
 @cache
 def _deck() -> tuple[Card, ...]:
     return build_deck(range(4), range(1, 13))
-
-
-THE_LAST = TheLast()
-RULESETS.register(THE_LAST.id, THE_LAST)
