@@ -54,6 +54,23 @@ class Result:
     clauses: tuple[str, ...] = ()
     detail: str = ""
     witness: dict[str, Any] = field(default_factory=dict)
+    machine: str = ""
+    """For a *finding*: the detector that found it (one of :data:`DETECTORS`)."""
+    dispute: str = ""
+    """For a *finding*: the id of the recorded dispute it is."""
+
+
+DETECTORS = (
+    "unsat-core",
+    "overlap",
+    "gap",
+    "tie",
+    "diff",
+    "liveness",
+    "example-legality",
+    "equivalence",
+)
+"""The machines that find disputes; a dispute none of them finds was written by hand."""
 
 
 def worst(statuses: list[str]) -> str:
@@ -78,6 +95,8 @@ def _result(name: str, enc: TrickEncoding, label: str, out: Outcome) -> Result:
         out.clauses,
         out.detail,
         out.witness,
+        out.machine,
+        out.dispute,
     )
 
 
@@ -150,6 +169,8 @@ def trick_results(
                     tuple(sorted({c for _, o in pairs for c in o.clauses if ":" not in c})),
                     "; ".join(notes) or f"{len(pairs)} pairs of cases disjoint",
                     next((o.witness for _, o in pairs if o.status != PROVED), {}),
+                    next((o.machine for _, o in pairs if o.status == FINDING), ""),
+                    ",".join(dict.fromkeys(o.dispute for _, o in pairs if o.status == FINDING)),
                 )
             )
             cases, how = _agreement_cases(enc, smallest, seed=players * 1000 + len(out))

@@ -48,6 +48,10 @@ class Outcome:
     clauses: tuple[str, ...] = ()
     witness: dict[str, Any] = field(default_factory=dict)
     detail: str = ""
+    machine: str = ""
+    """For a *finding*: the detector that found it (see ``proofs.obligations.DETECTORS``)."""
+    dispute: str = ""
+    """For a *finding*: the recorded dispute it is."""
 
 
 def check(

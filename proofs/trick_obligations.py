@@ -52,6 +52,7 @@ def coverage(enc: TrickEncoding, timeout_ms: int) -> Outcome:
     gap = enc.recorded().get(frozenset({"gap"}))
     if out.status == COUNTEREXAMPLE and gap:
         out.status, out.detail = FINDING, f"gap recorded as {gap}"
+        out.machine, out.dispute = "gap", gap
     return out
 
 
@@ -69,6 +70,7 @@ def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
         if out.status == COUNTEREXAMPLE:
             if recorded:
                 out.status, out.detail = FINDING, f"overlap recorded as {recorded}"
+                out.machine, out.dispute = "overlap", recorded
             else:
                 out.detail = "the two cases overlap and no dispute records it"
         results.append((f"{a.clause} / {b.clause}", out))
