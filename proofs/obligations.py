@@ -55,22 +55,9 @@ class Result:
     detail: str = ""
     witness: dict[str, Any] = field(default_factory=dict)
     machine: str = ""
-    """For a *finding*: the detector that found it (one of :data:`DETECTORS`)."""
+    """For a *finding*: the detector that found it (one of :data:`~tricklaw.spec.DETECTORS`)."""
     dispute: str = ""
     """For a *finding*: the id of the recorded dispute it is."""
-
-
-DETECTORS = (
-    "unsat-core",
-    "overlap",
-    "gap",
-    "tie",
-    "diff",
-    "liveness",
-    "example-legality",
-    "equivalence",
-)
-"""The machines that find disputes; a dispute none of them finds was written by hand."""
 
 
 def worst(statuses: list[str]) -> str:

@@ -49,7 +49,7 @@ class Outcome:
     witness: dict[str, Any] = field(default_factory=dict)
     detail: str = ""
     machine: str = ""
-    """For a *finding*: the detector that found it (see ``proofs.obligations.DETECTORS``)."""
+    """For a *finding*: the detector that found it (one of ``tricklaw.spec.DETECTORS``)."""
     dispute: str = ""
     """For a *finding*: the recorded dispute it is."""
 

@@ -40,6 +40,18 @@ CLAUSE_KIND_ORDER = (
 """The clause kinds, in the order a rulebook tells them."""
 CLAUSE_KINDS = frozenset(CLAUSE_KIND_ORDER)
 DISPUTE_KINDS = frozenset({"contradiction", "gap", "edition"})
+DETECTORS = (
+    "unsat-core",
+    "overlap",
+    "gap",
+    "tie",
+    "diff",
+    "liveness",
+    "example-legality",
+    "equivalence",
+)
+"""The machines that find disputes (a dispute's ``found_by``); a dispute that none of them
+finds was written by hand."""
 
 Lines = tuple[tuple[int, int], ...]
 
@@ -83,6 +95,9 @@ class Dispute:
     default: str
     reason: str
     readings: tuple[Reading, ...]
+    found_by: tuple[str, ...] = ()
+    """The detectors (:data:`DETECTORS`) whose findings this dispute records, as ``verify``
+    checks on every full run; empty when it was written by hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +273,10 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
         default = _require(raw, "default", where)
         if default not in {r.value for r in readings}:
             raise SpecError(f"{where}: default {default!r} is not one of its readings")
+        found_by = tuple(raw.get("found_by", ()))
+        strange = [m for m in found_by if m not in DETECTORS]
+        if strange:
+            raise SpecError(f"{where}: found_by names unknown detector {strange[0]!r}")
         disputes.append(
             Dispute(
                 id=did,
@@ -271,6 +290,7 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
                 default=default,
                 reason=_require(raw, "reason", where),
                 readings=readings,
+                found_by=found_by,
             )
         )
     registry = Registry(

@@ -24,6 +24,7 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.plugins import load_plugins
+from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
 
 EXIT_BAD_INPUT = 2
@@ -74,6 +75,15 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
                             }
                             for s in r.option_specs
                         ],
+                        "disputes": [
+                            {
+                                "id": d.id,
+                                "kind": d.kind,
+                                "option": d.option,
+                                "found_by": list(d.found_by),
+                            }
+                            for d in load_registry(r.id).disputes
+                        ],
                     }
                     for r in RULESETS.values()
                 ],
@@ -91,6 +101,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
             _out(f"    --option {setting:<22} {values:<34} {s.help}{dispute}")
         for name, text in r.trick_context:
             _out(f"    trick --context {name}=...: {text}")
+        for d in load_registry(r.id).disputes:
+            how = f"found by {', '.join(d.found_by)}" if d.found_by else "written by hand"
+            _out(f"    dispute {d.id:<22} {d.kind:<14} {how}")
     return 0
 
 
@@ -211,8 +224,6 @@ def cmd_trick(args: argparse.Namespace) -> int:
         }
         _out(json.dumps(body))
         return 0
-    from tricklaw.spec import load_registry
-
     registry = load_registry(ruleset.id)
     for line in _describe_result(ruleset, result):
         _out(line)

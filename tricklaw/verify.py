@@ -51,6 +51,7 @@ from tricklaw.proofs import example_constraints, obligations
 from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
+from tricklaw.proofs.findings import register_check
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
@@ -266,6 +267,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: score bounds")
             proved = bounds_results(ruleset, n, scope.timeout_ms, options)
             results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+    complete = scope.players is None and not scope.options
+    results += [register_check(r.id, results, complete) for r in rulesets]
     return results
 
 

@@ -43,6 +43,11 @@ INTRO = [
     "Random play is not expert play: the numbers say how often a reading can matter, "
     "not how often it decides a real game.",
     "",
+    "**Who found it.** Each dispute says which machine found it (its `found_by` in the "
+    "registry) or that it was written by hand. `tricklaw verify` holds the two together "
+    "(its `findings-register` check): every finding of a detector must be a dispute that "
+    "names that detector, and a dispute may name only a detector that finds it.",
+    "",
 ]
 """The register's heading and its account of the simulation."""
 
@@ -124,7 +129,12 @@ def dispute_section(ruleset_id: str) -> list[str]:
     ]
     for d in reg.disputes:
         out += [f"({label(d.id)})=", f"### {d.id}: {md_escape(d.title)}", ""]
-        out += [f"**{d.kind}** · `{reg.source.file}` {lines_text(d.lines)}", ""]
+        found = (
+            "found by " + ", ".join(f"the {m} detector" for m in d.found_by)
+            if d.found_by
+            else "written by hand"
+        )
+        out += [f"**{d.kind}** · {found} · `{reg.source.file}` {lines_text(d.lines)}", ""]
         out += [f"**Question.** {linkify(d.question)}", ""]
         spec = next((s for s in r.option_specs if s.name == d.option), None) if d.option else None
         sim = None
