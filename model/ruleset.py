@@ -46,6 +46,10 @@ class Ruleset(ABC, Generic[X]):
     title: ClassVar[str]
     source: ClassVar[str]
     """The seed file the clauses cite."""
+    family: ClassVar[str] = ""
+    """The game whose edition this text is: rulesets with the same non-empty family are
+    editions of one game, which ``tricklaw diff`` compares aspect by aspect; empty for a
+    ruleset that is a family of its own."""
     player_counts: ClassVar[tuple[int, ...]]
     palette: ClassVar[Palette]
     option_specs: ClassVar[tuple[OptionSpec, ...]]

@@ -52,6 +52,21 @@ DETECTORS = (
 )
 """The machines that find disputes (a dispute's ``found_by``); a dispute that none of them
 finds was written by hand."""
+EDITION_ASPECTS = (
+    "players",
+    "deck",
+    "deal",
+    "first-lead",
+    "play",
+    "trick",
+    "no-winner",
+    "score",
+    "rounds",
+    "game-end",
+    "winner",
+)
+"""The aspects in which the edition diff (``tricklaw diff``) compares two rulesets of one
+game family; an edition dispute names the ones it records (``aspects``)."""
 
 Lines = tuple[tuple[int, int], ...]
 
@@ -98,6 +113,15 @@ class Dispute:
     found_by: tuple[str, ...] = ()
     """The detectors (:data:`DETECTORS`) whose findings this dispute records, as ``verify``
     checks on every full run; empty when it was written by hand."""
+    editions: tuple[str, ...] = ()
+    """For an edition dispute (kind ``edition``): the ids of the other editions' rulesets
+    whose texts differ from this one here."""
+    aspects: tuple[str, ...] = ()
+    """For an edition dispute: the aspects (:data:`EDITION_ASPECTS`) in which the texts
+    differ, as the edition diff compares them."""
+    edition_lines: Lines = ()
+    """For an edition dispute: the lines of the first other edition's text that say it
+    differently (checked against that text's line count by ``verify``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +249,32 @@ def _require(table: dict[str, Any], key: str, where: str) -> Any:
     return table[key]
 
 
+def _edition_fields(
+    raw: dict[str, Any], where: str, kind: str, ruleset: str
+) -> tuple[tuple[str, ...], tuple[str, ...], Lines]:
+    """A dispute's ``editions``, ``aspects`` and ``edition_lines``, validated: an edition
+    dispute names at least one other edition, at least one known aspect and the other
+    text's lines (their range is checked by ``verify``, which knows that text); no other
+    dispute names any."""
+    editions = tuple(raw.get("editions", ()))
+    aspects = tuple(raw.get("aspects", ()))
+    if kind != "edition":
+        if editions or aspects or "edition_lines" in raw:
+            raise SpecError(f"{where}: only an edition dispute names editions and aspects")
+        return (), (), ()
+    other = _lines(_require(raw, "edition_lines", where), f"{where} edition_lines", 10**9)
+    if not editions or not all(isinstance(e, str) and e for e in editions):
+        raise SpecError(f"{where}: an edition dispute names the other editions ('editions')")
+    if ruleset in editions:
+        raise SpecError(f"{where}: 'editions' names the dispute's own ruleset {ruleset!r}")
+    if not aspects:
+        raise SpecError(f"{where}: an edition dispute names the aspects it records ('aspects')")
+    strange = [a for a in aspects if a not in EDITION_ASPECTS]
+    if strange:
+        raise SpecError(f"{where}: unknown aspect {strange[0]!r}")
+    return editions, aspects, other
+
+
 def parse_registry(data: dict[str, Any], name: str) -> Registry:
     """A :class:`Registry` from parsed TOML ``data``, validated (see :func:`load_registry`)."""
     ruleset = _require(data, "ruleset", name)
@@ -277,6 +327,7 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
         strange = [m for m in found_by if m not in DETECTORS]
         if strange:
             raise SpecError(f"{where}: found_by names unknown detector {strange[0]!r}")
+        editions, aspects, edition_lines = _edition_fields(raw, where, kind, ruleset)
         disputes.append(
             Dispute(
                 id=did,
@@ -291,6 +342,9 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
                 reason=_require(raw, "reason", where),
                 readings=readings,
                 found_by=found_by,
+                editions=editions,
+                aspects=aspects,
+                edition_lines=edition_lines,
             )
         )
     registry = Registry(

@@ -198,6 +198,7 @@ def score(picked: Card, taken: Sequence[Card]) -> int:
 class Sticheln(Ruleset[Selection]):
     """Sticheln in one :class:`Edition` (the editions are the subclasses below)."""
 
+    family = "sticheln"  # both texts are editions of one game: ``tricklaw diff`` compares them
     player_counts = (3, 4, 5, 6)  # three to six players (STI93-SETUP-1; STI-DECK-1)
     pile_names = ("aside",)
     action_kinds = (ActionKind.PLAY, ActionKind.SELECT)

@@ -1,0 +1,503 @@
+"""The aspects in which the edition diff compares two rulesets of one game family.
+
+Each aspect is a function of two :class:`Side` s (a ruleset under one choice of readings)
+and the player counts to look at, and returns a :class:`Comparison`: ``proved`` when the
+two agree on every input of the aspect's domain (Z3's ``unsat``, or an exhaustive check
+of a small domain), ``pass`` when they agree on a sample (said in ``how``),
+``counterexample`` with a minimal witness when they differ, ``unknown`` when Z3 does not
+answer. Every aspect is compared through the layers' interfaces only: the model's
+:class:`~tricklaw.model.ruleset.Ruleset` (deck, player counts, its states' dealer and
+first leader, follow rule, scores, rounds, game end, winners) and the trick encodings of
+:data:`~tricklaw.proofs.encodings.ENCODINGS` (trick resolution and the no-winner cases,
+on one shared symbolic trick). No ruleset is named here.
+
+The aspects (:data:`tricklaw.spec.EDITION_ASPECTS`):
+
+* ``players``: the player counts;
+* ``deck``: the cards in play at each player count (colour names are compared as a note:
+  the model's cards are colour indices, so two palettes naming index 1 differently
+  describe the same cards under a renaming);
+* ``deal``: each seat's hand size, the piles dealt and the dealer, round by round;
+* ``first-lead``: who leads the first trick of each round;
+* ``play``: the cards a hand may play to a lead (and when leading), exhaustively over
+  hands of up to :data:`PLAY_HAND` cards of the smallest common deck;
+* ``trick``: who takes a trick (every outcome variable), by Z3 on a shared trick;
+* ``no-winner``: which tricks go to nobody, by Z3;
+* ``score``: a round's scores recounted from the same round log by both rulesets, on
+  seeded random rounds of each (a sample: ``pass``, never ``proved``);
+* ``rounds``: how many rounds a game lasts when no total moves;
+* ``game-end``: whether a total ends the game early (totals up to :data:`TOTAL_LIMIT`);
+* ``winner``: who wins from given totals, exhaustively over totals in -1..1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from tricklaw.model.agents import play_random_game
+from tricklaw.model.cards import Card, Palette, colour_of, value_of
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game, RoundLog
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
+from tricklaw.proofs.tricks import TrickEncoding
+from tricklaw.spec.errors import TricklawError
+
+SAMPLED = "pass"
+"""The status of an agreement seen on a sample only (never counted as proved)."""
+PLAY_HAND = 2
+"""The play aspect compares every hand of up to this many cards."""
+ROUND_LIMIT = 1000
+"""The rounds aspect looks this far for the end of a game whose totals stay at zero."""
+TOTAL_LIMIT = 1000
+"""The game-end aspect tries one player's total from -this to +this."""
+SCORE_SEEDS = range(1, 5)
+"""Seeded random rounds of each ruleset whose logs both rulesets recount."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One ruleset under one choice of readings (option name -> value)."""
+
+    ruleset: Ruleset[Any]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def game(self, players: int) -> Game:
+        """A game of this side at ``players``."""
+        return self.ruleset.make_game(players, dict(self.options))
+
+    @property
+    def id(self) -> str:
+        """The ruleset id."""
+        return self.ruleset.id
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What comparing one aspect of two sides gave."""
+
+    status: str
+    how: str
+    """The method and the domain covered."""
+    summary: str = ""
+    """One line saying how the sides differ (empty when they agree)."""
+    witness: dict[str, Any] = field(default_factory=dict)
+    clauses: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+def _differ(how: str, summary: str, witness: dict[str, Any]) -> Comparison:
+    return Comparison(COUNTEREXAMPLE, how, summary, witness)
+
+
+# --- model facts --------------------------------------------------------------------------
+
+
+def players(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """The player counts of the two rulesets."""
+    how = "every player count"
+    only = sorted(set(a.ruleset.player_counts) ^ set(b.ruleset.player_counts))
+    if not only:
+        return Comparison(PROVED, how)
+    n = only[0]
+    has = a.id if n in a.ruleset.player_counts else b.id
+    lacks = b.id if has == a.id else a.id
+    return _differ(
+        how, f"{n} players: {has} is for them, {lacks} is not", {"players": n, "only": has}
+    )
+
+
+def _palette_note(a: Side, b: Side, cards: Sequence[Card]) -> str:
+    renamed = sorted(
+        {
+            (k, a.ruleset.palette.name(k), b.ruleset.palette.name(k))
+            for k in {colour_of(c) for c in cards}
+        }
+    )
+    pairs = [f"{x}/{y}" for _, x, y in renamed if x != y]
+    return f" (colour names differ: {', '.join(pairs)})" if pairs else ""
+
+
+def deck(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """The deck at each common player count: the smallest card one has and the other lacks."""
+    note = ""
+    for n in counts:
+        deck_a = set(a.ruleset.deck(n, a.game(n).options))
+        deck_b = set(b.ruleset.deck(n, b.game(n).options))
+        note = note or _palette_note(a, b, sorted(deck_a & deck_b))
+        only = sorted(deck_a ^ deck_b, key=lambda c: (value_of(c), colour_of(c)))
+        if only:
+            card = only[0]
+            has, lacks = (a, b) if card in deck_a else (b, a)
+            name = has.ruleset.palette.format(card)
+            witness = {
+                "players": n,
+                "card": name,
+                "in": has.id,
+                "cards": [len(deck_a), len(deck_b)],
+            }
+            return _differ(
+                "every card at every player count",
+                f"{n} players: {name} is in the deck of {has.id} ({len(deck_a)} vs "
+                f"{len(deck_b)} cards), not of {lacks.id}",
+                witness,
+            )
+    return Comparison(PROVED, "every card at every player count" + note)
+
+
+def _first_rounds(side: Side, n: int) -> tuple[RoundLog, ...]:
+    """The completed rounds of one seeded random game (up to one per seat)."""
+    state = play_random_game(side.game(n), seed=1, max_rounds=n)
+    return tuple(state.history)
+
+
+def _deal_facts(log: RoundLog) -> dict[str, Any]:
+    return {
+        "dealer": log.dealer,
+        "hand sizes": [len(h) for h in log.deal.hands],
+        "piles": {name: len(cards) for name, cards in log.deal.piles},
+    }
+
+
+def _rounds_compare(
+    a: Side, b: Side, counts: Sequence[int], facts: Callable[[RoundLog], Any], what: str
+) -> Comparison:
+    how = "the model's rounds of a seeded game at each player count, one round per seat"
+    for n in counts:
+        for la, lb in zip(_first_rounds(a, n), _first_rounds(b, n), strict=False):
+            fa, fb = facts(la), facts(lb)
+            if fa != fb:
+                return _differ(
+                    how,
+                    f"{n} players, round {la.index + 1}: {what} {fa} in {a.id}, {fb} in {b.id}",
+                    {"players": n, "round": la.index + 1, a.id: fa, b.id: fb},
+                )
+    return Comparison(PROVED, how)
+
+
+def deal(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """Hand sizes, piles and dealer of each round, as the model's states have them."""
+    return _rounds_compare(a, b, counts, _deal_facts, "the deal is")
+
+
+def first_lead(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """The seat that leads the first trick of each round, as the model's states have it."""
+    return _rounds_compare(a, b, counts, lambda log: log.first_leader, "the first leader is seat")
+
+
+def play(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """What a hand may play: every lead (or none) and every hand of up to :data:`PLAY_HAND`
+    cards of the smallest common deck; the witness has the fewest cards, lowest values."""
+    n = counts[0]
+    game_a, game_b = a.game(n), b.game(n)
+    common = sorted(set(a.ruleset.deck(n, game_a.options)) & set(b.ruleset.deck(n, game_b.options)))
+    how = f"every lead and every hand of 1-{PLAY_HAND} cards of the {n}-player deck"
+    cases: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    for lead in [None, *common]:
+        led: tuple[Card, ...] = () if lead is None else (lead,)
+        rest = [c for c in common if c != lead]
+        for k in range(1, PLAY_HAND + 1):
+            cases += [(led, hand) for hand in itertools.combinations(rest, k)]
+    cases.sort(key=lambda th: (len(th[1]), sum(value_of(c) for c in (*th[0], *th[1])), th))
+    for trick, hand in cases:
+        pa = set(a.ruleset.playable(game_a, hand, trick))
+        pb = set(b.ruleset.playable(game_b, hand, trick))
+        if pa != pb:
+            fmt = a.ruleset.palette.format_all
+            witness: dict[str, Any] = {
+                "players": n,
+                "trick": fmt(list(trick)),
+                "hand": fmt(list(hand)),
+                a.id: fmt(sorted(pa)),
+                b.id: fmt(sorted(pb)),
+            }
+            shown = " ".join(witness["trick"]) or "nothing (leading)"
+            return _differ(
+                how,
+                f"{n} players, hand {' '.join(witness['hand'])} to {shown}: {a.id} allows "
+                f"{' '.join(witness[a.id])}, {b.id} allows {' '.join(witness[b.id])}",
+                witness,
+            )
+    return Comparison(PROVED, how + f" ({len(cases)} cases)")
+
+
+# --- Z3: trick resolution on a shared symbolic trick -------------------------------------
+
+
+def _encodings(a: Side, b: Side, n: int) -> list[tuple[TrickEncoding, TrickEncoding]]:
+    """The two encodings at ``n`` players for every trick context the two share."""
+    game_a, game_b = a.game(n), b.game(n)
+    cls_a, cls_b = ENCODINGS[a.id], ENCODINGS[b.id]
+    contexts_b = cls_b.contexts(game_b)
+    return [
+        (cls_a(game_a, ctx), cls_b(game_b, ctx))
+        for ctx in cls_a.contexts(game_a)
+        if ctx in contexts_b
+    ]
+
+
+def _z3_compare(
+    a: Side,
+    b: Side,
+    counts: Sequence[int],
+    timeout_ms: int,
+    *,
+    name: str,
+    claim: Callable[[TrickEncoding, TrickEncoding], tuple[list[Tracked], z3.BoolRef]],
+) -> Comparison:
+    """Z3 looks for a trick, in both decks, on which ``claim``'s difference holds; the
+    fewest players first, and the witness with the smallest values, then colours."""
+    how = "Z3, every trick at every player count"
+    spent, clauses = 0.0, set[str]()
+    for n in counts:
+        for enc_a, enc_b in _encodings(a, b, n):
+            rules, difference = claim(enc_a, enc_b)
+            tracked = [
+                *enc_a.domain(),
+                *enc_b.domain(),
+                *rules,
+                Tracked(f"diff:{name}", difference),
+            ]
+            out = check(tracked, timeout_ms)
+            spent += out.seconds
+            if out.status == UNKNOWN:
+                return Comparison(UNKNOWN, how, f"{n} players: {out.detail}", seconds=spent)
+            if out.status == PROVED:
+                clauses |= set(out.clauses)
+                continue
+            size = z3.Sum([v * 8 + c for v, c in zip(enc_a.value, enc_a.colour, strict=True)])
+            status, _, model = optimum(tracked, size, False, timeout_ms)
+            if status != PROVED or model is None:
+                return Comparison(UNKNOWN, how, f"{n} players: no minimal witness", seconds=spent)
+            wa, wb = enc_a.decode(model), enc_b.decode(model)
+            witness = {
+                "players": n,
+                "trick": wa["trick"],
+                **({"trick_b": wb["trick"]} if wb["trick"] != wa["trick"] else {}),
+                **({"context": enc_a.context} if enc_a.context else {}),
+                a.id: {k: v for k, v in wa.items() if k != "trick"},
+                b.id: {k: v for k, v in _outcome_b(enc_b, model).items()},
+            }
+            return Comparison(
+                COUNTEREXAMPLE,
+                how,
+                f"{n} players, trick {' '.join(wa['trick'])}: {a.id} {_said(witness[a.id])}, "
+                f"{b.id} {_said(witness[b.id])}",
+                witness,
+                tuple(sorted(out.clauses)),
+                spent,
+            )
+    return Comparison(PROVED, how, clauses=tuple(sorted(clauses)), seconds=spent)
+
+
+_B_TAG = "b"
+
+
+def _outcome_b(enc_b: TrickEncoding, model: z3.ModelRef) -> dict[str, Any]:
+    out = enc_b.fresh_outcome(_B_TAG)
+    return {k: model.eval(v, model_completion=True).as_long() for k, v in out.items()}
+
+
+def _said(outcome: Mapping[str, Any]) -> str:
+    parts = []
+    for key, value in outcome.items():
+        if key in {"winner", "nobody"}:
+            parts.append("gives it to nobody" if value == -1 else f"gives it to card {value + 1}")
+        else:
+            parts.append(f"{key}={value}")
+    return ", ".join(parts)
+
+
+def trick(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """A trick on which the two trick rules give different outcomes."""
+
+    def claim(enc_a: TrickEncoding, enc_b: TrickEncoding) -> tuple[list[Tracked], z3.BoolRef]:
+        out_b = enc_b.fresh_outcome(_B_TAG)
+        keys = [k for k in enc_a.outcome if k in out_b]
+        rules = [*enc_a.resolution(enc_a.outcome), *enc_b.resolution(out_b)]
+        return rules, z3.Or(*[enc_a.outcome[k] != out_b[k] for k in keys])
+
+    return _z3_compare(a, b, counts, timeout_ms, name="trick", claim=claim)
+
+
+def no_winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """A trick that one text gives to nobody and the other does not."""
+
+    def claim(enc_a: TrickEncoding, enc_b: TrickEncoding) -> tuple[list[Tracked], z3.BoolRef]:
+        nobody_a = z3.Bool("nobody_a")
+        nobody_b = z3.Bool("nobody_b")
+        rules = [
+            Tracked(f"{a.id}:no-winner", nobody_a == enc_a.no_winner_condition()),
+            Tracked(f"{b.id}:no-winner", nobody_b == enc_b.no_winner_condition()),
+            # the outcome variables, so that the witness can show them
+            *enc_a.resolution(enc_a.outcome),
+            *enc_b.resolution(enc_b.fresh_outcome(_B_TAG)),
+        ]
+        return rules, nobody_a != nobody_b
+
+    return _z3_compare(a, b, counts, timeout_ms, name="no-winner", claim=claim)
+
+
+# --- scores and the game -------------------------------------------------------------------
+
+
+def _renamed(value: Any, source: Palette, target: Palette) -> Any:
+    """``value`` (JSON-ready facts) with each card name of ``source`` in ``target``'s."""
+    if isinstance(value, list | tuple):
+        return [_renamed(v, source, target) for v in value]
+    if isinstance(value, dict):
+        return {k: _renamed(v, source, target) for k, v in value.items()}
+    if isinstance(value, str):
+        try:
+            return target.format(source.parse(value))
+        except (TricklawError, KeyError, IndexError):
+            return value
+    return value
+
+
+def _in_notation(log: RoundLog, source: Game, target: Game) -> RoundLog:
+    """``log`` of a round of ``source`` with the card names of its facts in ``target``'s
+    notation (the facts name cards; the cards themselves are the same colour indices)."""
+    pa, pb = source.ruleset.palette, target.ruleset.palette
+    if pa == pb:
+        return log
+    facts = tuple((k, _renamed(v, pa, pb)) for k, v in log.facts)
+    return dataclasses.replace(log, facts=facts)
+
+
+def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """Each round log of seeded random rounds of either ruleset, recounted by both."""
+    how = f"{len(SCORE_SEEDS)} seeded random rounds of each ruleset at each player count"
+    for n in counts:
+        game_a, game_b = a.game(n), b.game(n)
+        for seed, source in itertools.product(SCORE_SEEDS, (game_a, game_b)):
+            history = play_random_game(source, seed, max_rounds=1).history
+            if not history:
+                continue
+            log = history[0]
+            try:
+                sa = a.ruleset.recount_scores(game_a, _in_notation(log, source, game_a))
+                sb = b.ruleset.recount_scores(game_b, _in_notation(log, source, game_b))
+            except (TricklawError, KeyError, ValueError, IndexError) as exc:
+                why = f"{n} players: one ruleset cannot score the other's round: {exc}"
+                return _differ(how, why, {"players": n})
+            if sa != sb:
+                seat = next(s for s in range(len(sa)) if sa[s] != sb[s])
+                witness = {
+                    "players": n,
+                    "seed": seed,
+                    "played by": source.ruleset.id,
+                    "seat": seat,
+                    "facts": dict(log.facts),
+                    a.id: sa[seat],
+                    b.id: sb[seat],
+                }
+                return _differ(
+                    how,
+                    f"{n} players, seed {seed}: seat {seat} scores {sa[seat]} in {a.id}, "
+                    f"{sb[seat]} in {b.id}",
+                    witness,
+                )
+    return Comparison(SAMPLED, how)
+
+
+def _rounds_to_end(side: Side, n: int) -> int | None:
+    game = side.game(n)
+    zeros = (0,) * game.seats
+    return next(
+        (r for r in range(1, ROUND_LIMIT + 1) if side.ruleset.game_over(game, r, zeros)), None
+    )
+
+
+def rounds(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """The number of rounds of a game whose totals all stay at zero."""
+    how = f"the first of 1-{ROUND_LIMIT} rounds after which the game is over, totals at zero"
+    for n in counts:
+        ra, rb = _rounds_to_end(a, n), _rounds_to_end(b, n)
+        if ra != rb:
+            return _differ(
+                how,
+                f"{n} players: {ra or 'no end'} rounds in {a.id}, {rb or 'no end'} in {b.id}",
+                {"players": n, a.id: ra, b.id: rb},
+            )
+    return Comparison(PROVED, how)
+
+
+def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """Whether a total ends the game before its rounds run out: one player's total from
+    -:data:`TOTAL_LIMIT` to +:data:`TOTAL_LIMIT` (smallest first), after each round
+    before either game would end anyway."""
+    how = f"one player's total within +-{TOTAL_LIMIT} after each round before the last"
+    totals = sorted(range(-TOTAL_LIMIT, TOTAL_LIMIT + 1), key=lambda t: (abs(t), t))[1:]
+    for n in counts:
+        game_a, game_b = a.game(n), b.game(n)
+        zeros = (0,) * game_a.seats
+        last = min(r for r in (_rounds_to_end(a, n), _rounds_to_end(b, n), ROUND_LIMIT) if r)
+        for r in range(1, max(last, 2)):
+            for t in totals:
+                tot = (t, *zeros[1:])
+                ea = a.ruleset.game_over(game_a, r, tot) != a.ruleset.game_over(game_a, r, zeros)
+                eb = b.ruleset.game_over(game_b, r, tot) != b.ruleset.game_over(game_b, r, zeros)
+                if ea != eb:
+                    ends = a.id if ea else b.id
+                    return _differ(
+                        how,
+                        f"{n} players, after round {r} with totals {list(tot)}: the total ends "
+                        f"the game in {ends} only",
+                        {"players": n, "round": r, "totals": list(tot), a.id: ea, b.id: eb},
+                    )
+    return Comparison(PROVED, how)
+
+
+def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """Who wins from final totals: every vector of totals in -1..1."""
+    how = "every vector of final totals in -1..1 at every player count"
+    for n in counts:
+        game_a, game_b = a.game(n), b.game(n)
+        vectors = sorted(
+            itertools.product((-1, 0, 1), repeat=game_a.seats),
+            key=lambda t: (sum(map(abs, t)), t),
+        )
+        for tot in vectors:
+            wa, wb = a.ruleset.winners(game_a, tot), b.ruleset.winners(game_b, tot)
+            if wa != wb:
+                return _differ(
+                    how,
+                    f"{n} players, totals {list(tot)}: {a.id} names {list(wa)}, {b.id} {list(wb)}",
+                    {"players": n, "totals": list(tot), a.id: list(wa), b.id: list(wb)},
+                )
+    return Comparison(PROVED, how)
+
+
+Aspect = Callable[[Side, Side, Sequence[int], int], Comparison]
+
+ASPECTS: dict[str, Aspect] = {
+    "players": players,
+    "deck": deck,
+    "deal": deal,
+    "first-lead": first_lead,
+    "play": play,
+    "trick": trick,
+    "no-winner": no_winner,
+    "score": score,
+    "rounds": rounds,
+    "game-end": game_end,
+    "winner": winner,
+}
+"""Each aspect of :data:`tricklaw.spec.EDITION_ASPECTS` and the function comparing it."""
+
+
+def compare(aspect: str, a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """Compare ``aspect`` of the two sides at ``counts`` (ascending), timed."""
+    start = time.perf_counter()
+    out = ASPECTS[aspect](a, b, counts, timeout_ms)
+    return Comparison(
+        out.status, out.how, out.summary, out.witness, out.clauses, time.perf_counter() - start
+    )
