@@ -158,12 +158,10 @@ def _first_rounds(side: Side, n: int) -> tuple[RoundLog, ...]:
     return tuple(state.history)
 
 
-def _deal_facts(log: RoundLog) -> dict[str, Any]:
-    return {
-        "dealer": log.dealer,
-        "hand sizes": [len(h) for h in log.deal.hands],
-        "piles": {name: len(cards) for name, cards in log.deal.piles},
-    }
+def _deal_facts(log: RoundLog) -> str:
+    dealer = "no dealer" if log.dealer is None else f"seat {log.dealer} deals"
+    piles = "".join(f", {len(cards)} cards {name}" for name, cards in log.deal.piles)
+    return f"{dealer}, hands of {'/'.join(str(len(h)) for h in log.deal.hands)}{piles}"
 
 
 def _rounds_compare(
@@ -176,7 +174,8 @@ def _rounds_compare(
             if fa != fb:
                 return _differ(
                     how,
-                    f"{n} players, round {la.index + 1}: {what} {fa} in {a.id}, {fb} in {b.id}",
+                    f"{n} players, round {la.index + 1}: "
+                    f"{what}{fa} in {a.id}, {what}{fb} in {b.id}",
                     {"players": n, "round": la.index + 1, a.id: fa, b.id: fb},
                 )
     return Comparison(PROVED, how)
@@ -184,12 +183,12 @@ def _rounds_compare(
 
 def deal(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
     """Hand sizes, piles and dealer of each round, as the model's states have them."""
-    return _rounds_compare(a, b, counts, _deal_facts, "the deal is")
+    return _rounds_compare(a, b, counts, _deal_facts, "")
 
 
 def first_lead(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
     """The seat that leads the first trick of each round, as the model's states have it."""
-    return _rounds_compare(a, b, counts, lambda log: log.first_leader, "the first leader is seat")
+    return _rounds_compare(a, b, counts, lambda log: log.first_leader, "seat ")
 
 
 def play(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
@@ -272,7 +271,7 @@ def _z3_compare(
             if out.status == PROVED:
                 clauses |= set(out.clauses)
                 continue
-            size = z3.Sum([v * 8 + c for v, c in zip(enc_a.value, enc_a.colour, strict=True)])
+            size = _smallness(enc_a)
             status, _, model = optimum(tracked, size, False, timeout_ms)
             if status != PROVED or model is None:
                 return Comparison(UNKNOWN, how, f"{n} players: no minimal witness", seconds=spent)
@@ -298,6 +297,17 @@ def _z3_compare(
 
 
 _B_TAG = "b"
+
+
+def _smallness(enc: TrickEncoding) -> z3.ArithRef:
+    """What the witness minimises: the sum of the values first, then the cards in play
+    order (value, then colour index), so that the witness is the smallest trick."""
+    weight = 128  # above value * 8 + colour for every card of a deck of 15 values, 8 colours
+    order = [
+        (v * 8 + c) * weight ** (enc.size - 1 - i)
+        for i, (v, c) in enumerate(zip(enc.value, enc.colour, strict=True))
+    ]
+    return z3.Sum(enc.value) * weight**enc.size + z3.Sum(order)
 
 
 def _outcome_b(enc_b: TrickEncoding, model: z3.ModelRef) -> dict[str, Any]:

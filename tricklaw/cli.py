@@ -428,13 +428,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="the record file")
     p.set_defaults(func=cmd_replay)
 
-    from tricklaw import check, fuzz, score_bounds, serve, vectors
+    from tricklaw import check, diff, fuzz, score_bounds, serve, vectors
 
     # The commands' modules take the plain argparse type; the parsers are _Parser.
     plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
     vectors.add_command(plain)
     score_bounds.add_command(plain)
     check.add_command(plain)
+    diff.add_command(plain)
     serve.add_command(plain)
     fuzz.add_command(plain)
     return parser
