@@ -202,6 +202,26 @@ def as_json(a: Ruleset[Any], b: Ruleset[Any], diffs: Iterable[AspectDiff]) -> di
 # --- verify ----------------------------------------------------------------------------
 
 
+def _unbridged(d: AspectDiff) -> ReadingDiff | None:
+    """Whether a difference beyond the recorded ones remains (None when not).
+
+    A recorded edition dispute with a switch (an option of its ruleset) records the
+    difference that one of its readings removes: under that reading the editions must
+    agree in the aspect, or a further difference, which no dispute records, remains
+    (the reading compared is returned, with its witness). A dispute without a switch
+    records the whole aspect."""
+    for rid, did in d.recorded:
+        option = load_registry(rid).dispute(did).option
+        if not option:
+            return None
+        bridges = [r for r in d.readings if r.side == rid and r.option == option]
+        if any(r.comparison.status in {PROVED, SAMPLED} for r in bridges):
+            return None
+        if bridges:
+            return bridges[0]
+    return None
+
+
 def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> list[Result]:
     """The verify results of one aspect of one pair of editions (a recorded difference
     not found fails only on a ``complete`` run, over every player count)."""
@@ -209,8 +229,10 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
     notes = reading_notes(d)
     tail = f"; per reading: {'; '.join(notes)}" if notes else ""
 
-    def result(ruleset: str, status: str, detail: str, dispute: str = "") -> Result:
-        shown = c.witness if status in {FINDING, "fail"} else {}
+    def result(
+        ruleset: str, status: str, detail: str, dispute: str = "", witness: Any = None
+    ) -> Result:
+        shown = witness or (c.witness if status in {FINDING, "fail"} else {})
         return Result(
             f"edition-diff {d.aspect}",
             ruleset,
@@ -236,6 +258,15 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
         gone = f"{names} records a difference in {d.aspect} that no longer exists ({c.how}){tail}"
         return [result(rid, "fail", gone) for rid in dict.fromkeys(rid for rid, _ in d.recorded)]
     if d.differs:
+        left = _unbridged(d)
+        if left is not None:
+            bad = UNKNOWN if left.comparison.status == UNKNOWN else "fail"
+            why = (
+                f"under {left.side} {left.option}={left.value}, the reading of "
+                f"{left.dispute} that the other edition takes, the editions still differ and "
+                f"no dispute records it: {left.comparison.summary}"
+            )
+            return [result(a.id, bad, why, witness=left.comparison.witness)]
         found = f"{c.summary} ({c.how}){tail}"
         return [result(rid, FINDING, found, dispute) for rid, dispute in d.recorded]
     status = PROVED if c.status == PROVED else SAMPLED

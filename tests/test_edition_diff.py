@@ -1,0 +1,276 @@
+"""The edition diff: ``tricklaw diff``, and verify's ``edition-diff`` obligations.
+
+* the command: text and ``--json``, one-line errors with exit 2 for unknown ids, a
+  ruleset compared with itself, rulesets of different families, a player count they
+  do not share;
+* the Sticheln editions: every default difference has a minimal witness and a recorded
+  edition dispute (a finding of machine ``diff``);
+* a change planted in one edition (its model, or its trick encoding) shows up as a new,
+  unrecorded difference and fails the obligation, also behind a recorded difference of
+  the same aspect; a recorded difference that vanishes fails it;
+* the machinery on a game it was not written for: a planted second edition of Tiny;
+* the spec fields of an edition dispute are validated.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+import z3
+
+from tricklaw.cli import main
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.model.rulesets.sticheln import StichelnLater
+from tricklaw.model.state import Game
+from tricklaw.proofs import edition_diff
+from tricklaw.proofs.edition_aspects import Side, compare
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.encodings.sticheln import StichelnTrick
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, Tracked
+from tricklaw.spec import EDITION_ASPECTS, parse_registry
+from tricklaw.spec.errors import SpecError
+
+A, B = "sticheln-1993", "sticheln"
+
+
+def _results() -> dict[str, list[Result]]:
+    rulesets = [RULESETS[A], RULESETS[B]]
+    out: dict[str, list[Result]] = {}
+    for r in edition_diff.diff_results(rulesets, None, 30_000):
+        out.setdefault(r.obligation.removeprefix("edition-diff "), []).append(r)
+    return out
+
+
+# --- the command ----------------------------------------------------------------------------
+
+
+def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", A, B]) == 0
+    out = capsys.readouterr().out
+    for aspect in EDITION_ASPECTS:
+        assert any(line.startswith(aspect + " ") for line in out.splitlines()), aspect
+    trick = next(line for line in out.splitlines() if line.startswith("trick "))
+    assert "DIFFERS" in trick and "R0 O0 Y0" in trick and "STI93-D-ALLZERO" in trick
+    assert "STI-D-ED-ROUNDS" in out and "STI-D-ED-FIRSTLEAD" in out
+
+
+def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", B, A, "--json", "-n", "4"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rulesets"] == [B, A] and data["family"] == "sticheln"
+    aspects = {d["aspect"]: d for d in data["aspects"]}
+    assert list(aspects) == list(EDITION_ASPECTS)
+    trick = aspects["trick"]
+    assert trick["differs"] and trick["default"]["witness"]["players"] == 4
+    assert trick["default"]["witness"][B] == {"winner": -1}
+    assert trick["default"]["witness"][A] == {"winner": 0}
+    assert trick["recorded"] == [[A, "STI93-D-ALLZERO"]]
+    bridge = [r for r in trick["readings"] if r["option"] == "all-zero"]
+    assert [r["comparison"]["status"] for r in bridge] == [PROVED]
+    assert not aspects["winner"]["differs"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([A, "nope"], "unknown ruleset 'nope'"),
+        ([A, A], "not sticheln-1993 with itself"),
+        ([A, "hund"], "not editions of one game"),
+        ([A, B, "-n", "7"], "share no player count"),
+    ],
+)
+def test_diff_bad_input_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["diff", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and message in captured.err
+
+
+# --- the Sticheln editions --------------------------------------------------------------
+
+
+def test_every_default_difference_is_a_finding_of_a_recorded_dispute() -> None:
+    results = _results()
+    assert set(results) == set(EDITION_ASPECTS)
+    findings = {
+        aspect: {(r.ruleset, r.dispute) for r in rs}
+        for aspect, rs in results.items()
+        if rs[0].status == FINDING
+    }
+    assert findings == {
+        "deal": {(B, "STI-D-ED-FIRSTLEAD")},
+        "first-lead": {(B, "STI-D-ED-FIRSTLEAD")},
+        "trick": {(A, "STI93-D-ALLZERO")},
+        "no-winner": {(A, "STI93-D-ALLZERO")},
+        "rounds": {(B, "STI-D-ED-ROUNDS")},
+    }
+    for rs in results.values():
+        for r in rs:
+            assert r.status in {FINDING, PROVED, "pass"}, r
+            if r.status == FINDING:
+                assert r.machine == "diff" and r.witness
+    assert results["trick"][0].witness["trick"] == ["R0", "O0", "Y0"]
+    assert results["first-lead"][0].witness == {"players": 3, "round": 1, A: 1, B: 0}
+
+
+def test_reading_notes_name_the_disputes_that_change_an_aspect() -> None:
+    a, b = edition_diff.pair(A, B)
+    diffs = {d.aspect: d for d in edition_diff.diff(a, b, aspects=("play", "game-end"))}
+    play = " ".join(edition_diff.reading_notes(diffs["play"]))
+    assert "follow=must-follow (STI93-D-FOLLOW) differs" in play
+    assert "hand R1 O0 to R0" in play
+    end = " ".join(edition_diff.reading_notes(diffs["game-end"]))
+    assert "end=target (STI93-D-END) differs" in end and "[100, 0, 0]" in end
+
+
+# --- planted changes ------------------------------------------------------------------------
+
+
+def test_a_planted_model_change_is_an_unrecorded_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def first_only(self: StichelnLater, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
+        best = max(totals[: game.players])
+        return (totals.index(best),)  # a planted tie-break: the lowest seat wins alone
+
+    monkeypatch.setattr(StichelnLater, "winners", first_only)
+    (winner,) = _results()["winner"]
+    assert winner.status == "fail" and "no dispute records" in winner.detail
+    assert winner.witness == {"players": 3, "totals": [0, 0, 0], A: [0, 1, 2], B: [0]}
+
+
+class _LastOfEqual(StichelnTrick):
+    """A planted change to the later edition's tie rule: the last equal trump wins."""
+
+    def earliest_of_equal(self, who: z3.ArithRef, eligible: Sequence[z3.BoolRef]) -> z3.BoolRef:
+        return self.latest_of_equal(who, eligible)
+
+
+@pytest.fixture
+def planted_encoding() -> Iterator[None]:
+    ENCODINGS.load()
+    ENCODINGS.unregister(B)
+    ENCODINGS.register(B, _LastOfEqual)
+    try:
+        yield
+    finally:
+        ENCODINGS.unregister(B)
+        ENCODINGS.register(B, StichelnTrick)
+
+
+def test_a_planted_encoding_change_is_found_behind_a_recorded_difference(
+    planted_encoding: None,
+) -> None:
+    # The trick aspect already differs (the all-zero trick, STI93-D-ALLZERO); the planted
+    # tie rule must still be found, under the reading that removes the recorded difference.
+    (trick,) = _results()["trick"]
+    assert trick.status == "fail" and "all-zero=no-winner" in trick.detail
+    cards = trick.witness["trick"]
+    assert trick.witness["players"] == 3 and cards == ["R0", "O1", "Y1"]
+    assert trick.witness[A] == {"winner": 1} and trick.witness[B] == {"winner": 2}
+
+
+def test_a_recorded_difference_that_vanished_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ten_rounds(self: StichelnLater, game: Game, played: int, totals: tuple[int, ...]) -> bool:
+        return played >= 10
+
+    monkeypatch.setattr(StichelnLater, "game_over", ten_rounds)
+    (rounds,) = _results()["rounds"]
+    assert rounds.status == "fail" and rounds.ruleset == B
+    assert "STI-D-ED-ROUNDS records a difference in rounds that no longer exists" in rounds.detail
+
+
+# --- a game the diff was not written for ------------------------------------------------
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tiny.encoding import TinyTrick  # noqa: E402
+from tiny.model import Tiny  # noqa: E402
+
+
+class _LowTiny(Tiny):
+    """A planted second edition of Tiny: the lowest card of the led colour wins."""
+
+    id = "tiny-low"
+    family = "tiny"
+
+
+class _LowTinyTrick(TinyTrick):
+    def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
+        w, led = outcome["winner"], self.led()
+        return [Tracked("LOW", z3.And(self.is_one_of(w, led), self.no_lower(w, led)))]
+
+
+def test_the_diff_finds_a_planted_edition_of_tiny() -> None:
+    ENCODINGS.register("tiny", TinyTrick)
+    ENCODINGS.register("tiny-low", _LowTinyTrick)
+    try:
+        a, b = Side(Tiny()), Side(_LowTiny())
+        assert edition_diff.family_of(a.ruleset) == edition_diff.family_of(b.ruleset)
+        trick = compare("trick", a, b, [2, 3], 30_000)
+        assert trick.status == COUNTEREXAMPLE
+        assert trick.witness["players"] == 2 and trick.witness["trick"] == ["R1", "R2"]
+        assert compare("trick", a, Side(Tiny()), [2, 3], 30_000).status == PROVED
+        assert compare("play", a, b, [2, 3], 30_000).status == PROVED
+        assert compare("deck", a, b, [2, 3], 30_000).status == PROVED
+    finally:
+        ENCODINGS.unregister("tiny")
+        ENCODINGS.unregister("tiny-low")
+
+
+# --- the spec fields ----------------------------------------------------------------------
+
+
+def _registry(**fields: object) -> dict[str, object]:
+    dispute = {
+        "id": "STI-D-X",
+        "title": "t",
+        "question": "q",
+        "lines": [[1, 1]],
+        "default": "a",
+        "reason": "r",
+        "reading": [{"value": "a", "summary": "s"}],
+        **fields,
+    }
+    return {
+        "ruleset": B,
+        "source": RULESETS[B].source,
+        "prefix": "STI",
+        "clause": [],
+        "dispute": [dispute],
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"kind": "edition", "aspects": ["trick"], "edition_lines": [[1, 1]]}, "other editions"),
+        ({"kind": "edition", "editions": [A], "edition_lines": [[1, 1]]}, "aspects it records"),
+        ({"kind": "edition", "editions": [A], "aspects": ["trick"]}, "edition_lines"),
+        (
+            {"kind": "edition", "editions": [A], "aspects": ["tricks"], "edition_lines": [[1, 1]]},
+            "unknown aspect 'tricks'",
+        ),
+        (
+            {"kind": "edition", "editions": [B], "aspects": ["trick"], "edition_lines": [[1, 1]]},
+            "own ruleset",
+        ),
+        ({"kind": "gap", "editions": [A]}, "only an edition dispute"),
+    ],
+)
+def test_edition_fields_are_validated(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        parse_registry(_registry(**fields), "test.toml")
+
+
+def test_an_edition_dispute_parses() -> None:
+    fields = {"kind": "edition", "editions": [A], "aspects": ["trick"], "edition_lines": [[2, 3]]}
+    (d,) = parse_registry(_registry(**fields), "test.toml").disputes
+    assert (d.editions, d.aspects, d.edition_lines) == ((A,), ("trick",), ((2, 3),))
