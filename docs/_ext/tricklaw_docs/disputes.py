@@ -14,6 +14,7 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.proofs.examples import ExampleCheck, check_examples
 from tricklaw.spec import Dispute, load_examples, load_registry
 
+from .editions import edition_section
 from .links import known, label
 from .markdown import lines_text, linkify, md_escape, write
 from .simulation import reading_value, simulate_dispute
@@ -135,6 +136,13 @@ def dispute_section(ruleset_id: str) -> list[str]:
             else "written by hand"
         )
         out += [f"**{d.kind}** · {found} · `{reg.source.file}` {lines_text(d.lines)}", ""]
+        if d.editions:
+            out += [
+                f"**Edition difference** from `{'`, `'.join(d.editions)}` "
+                f"({lines_text(d.edition_lines)} of its text) in: {', '.join(d.aspects)}; "
+                "see [the edition differences](#edition-differences).",
+                "",
+            ]
         out += [f"**Question.** {linkify(d.question)}", ""]
         spec = next((s for s in r.option_specs if s.name == d.option), None) if d.option else None
         sim = None
@@ -192,5 +200,6 @@ def gen_disputes(gen: Path) -> float:
     out = list(INTRO)
     for ruleset_id in trace.ruleset_ids():
         out += dispute_section(ruleset_id)
+    out += edition_section()
     write(gen / "disputes.md", "\n".join(out) + "\n")
     return time.perf_counter() - start
