@@ -2,10 +2,12 @@
 
 Each aspect is a function of two :class:`Side` s (a ruleset under one choice of readings)
 and the player counts to look at, and returns a :class:`Comparison`: ``proved`` when the
-two agree on every input of the aspect's domain (Z3's ``unsat``, or an exhaustive check
-of a small domain), ``pass`` when they agree on a sample (said in ``how``),
-``counterexample`` with a minimal witness when they differ, ``unknown`` when Z3 does not
-answer. Every aspect is compared through the layers' interfaces only: the model's
+two agree on every input (Z3's ``unsat``, or an exhaustive check of a finite domain:
+player counts, decks); ``pass`` when they agree on a sample or on every input of a bounded
+part of an unbounded domain (hands of up to two cards, totals within a range; ``how``
+says which), never counted as proved; ``counterexample`` with a minimal witness when they
+differ; ``unknown`` when Z3 does not answer. Every aspect is compared through the layers'
+interfaces only: the model's
 :class:`~tricklaw.model.ruleset.Ruleset` (deck, player counts, its states' dealer and
 first leader, follow rule, scores, rounds, game end, winners) and the trick encodings of
 :data:`~tricklaw.proofs.encodings.ENCODINGS` (trick resolution and the no-winner cases,
@@ -49,9 +51,11 @@ from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
 from tricklaw.proofs.tricks import TrickEncoding
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.proved_bounds import load_bounds
 
 SAMPLED = "pass"
-"""The status of an agreement seen on a sample only (never counted as proved)."""
+"""The status of an agreement seen on a sample or on a bounded part of an unbounded domain
+only (its ``how`` says which): never counted as proved."""
 PLAY_HAND = 2
 """The play aspect compares every hand of up to this many cards."""
 ROUND_LIMIT = 1000
@@ -178,7 +182,7 @@ def _rounds_compare(
                     f"{what}{fa} in {a.id}, {what}{fb} in {b.id}",
                     {"players": n, "round": la.index + 1, a.id: fa, b.id: fb},
                 )
-    return Comparison(PROVED, how)
+    return Comparison(SAMPLED, how)
 
 
 def deal(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
@@ -224,7 +228,7 @@ def play(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison
                 f"{' '.join(witness[a.id])}, {b.id} allows {' '.join(witness[b.id])}",
                 witness,
             )
-    return Comparison(PROVED, how + f" ({len(cases)} cases)")
+    return Comparison(SAMPLED, how + f" ({len(cases)} cases)")
 
 
 # --- Z3: trick resolution on a shared symbolic trick -------------------------------------
@@ -382,10 +386,30 @@ def _in_notation(log: RoundLog, source: Game, target: Game) -> RoundLog:
     return dataclasses.replace(log, facts=facts)
 
 
+def _bounds(side: Side, n: int) -> tuple[int, int] | None:
+    """The proved least and greatest round score of one player (the checked-in bounds,
+    which verify proves again), under the side's readings; None when not proved."""
+    defaults = {s.name: s.default for s in side.ruleset.option_specs}
+    reading = tuple(sorted((k, str(v)) for k, v in side.options.items() if defaults[k] != v))
+    return load_bounds().round_bounds(side.id, n, reading)
+
+
 def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """Each round log of seeded random rounds of either ruleset, recounted by both."""
-    how = f"{len(SCORE_SEEDS)} seeded random rounds of each ruleset at each player count"
+    """The proved range of a round score (where both are proved), then each round log of
+    seeded random rounds of either ruleset, recounted by both."""
+    how = (
+        f"the proved round-score bounds, and {len(SCORE_SEEDS)} seeded random rounds of each "
+        "ruleset recounted by both, at each player count"
+    )
     for n in counts:
+        ba, bb = _bounds(a, n), _bounds(b, n)
+        if ba is not None and bb is not None and ba != bb:
+            return _differ(
+                how,
+                f"{n} players: a round scores {ba[0]}..{ba[1]} in {a.id}, {bb[0]}..{bb[1]} "
+                f"in {b.id} (proved bounds)",
+                {"players": n, a.id: list(ba), b.id: list(bb)},
+            )
         game_a, game_b = a.game(n), b.game(n)
         for seed, source in itertools.product(SCORE_SEEDS, (game_a, game_b)):
             history = play_random_game(source, seed, max_rounds=1).history
@@ -437,7 +461,7 @@ def rounds(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
                 f"{n} players: {ra or 'no end'} rounds in {a.id}, {rb or 'no end'} in {b.id}",
                 {"players": n, a.id: ra, b.id: rb},
             )
-    return Comparison(PROVED, how)
+    return Comparison(SAMPLED, how)
 
 
 def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
@@ -463,7 +487,7 @@ def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compar
                         f"the game in {ends} only",
                         {"players": n, "round": r, "totals": list(tot), a.id: ea, b.id: eb},
                     )
-    return Comparison(PROVED, how)
+    return Comparison(SAMPLED, how)
 
 
 def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
@@ -483,7 +507,7 @@ def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
                     f"{n} players, totals {list(tot)}: {a.id} names {list(wa)}, {b.id} {list(wb)}",
                     {"players": n, "totals": list(tot), a.id: list(wa), b.id: list(wb)},
                 )
-    return Comparison(PROVED, how)
+    return Comparison(SAMPLED, how)
 
 
 Aspect = Callable[[Side, Side, Sequence[int], int], Comparison]

@@ -117,4 +117,3 @@ def simulate_dispute(
             out["games"] += 1
     out["seconds"] = time.perf_counter() - start
     return out
-
