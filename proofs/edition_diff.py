@@ -267,8 +267,10 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
                 f"no dispute records it: {left.comparison.summary}"
             )
             return [result(a.id, bad, why, witness=left.comparison.witness)]
-        found = f"{c.summary} ({c.how}){tail}"
-        return [result(rid, FINDING, found, dispute) for rid, dispute in d.recorded]
+        return [
+            result(rid, FINDING, f"{c.summary} ({c.how}; recorded as {dispute}){tail}", dispute)
+            for rid, dispute in d.recorded
+        ]
     status = PROVED if c.status == PROVED else SAMPLED
     return [result(a.id, status, f"the editions agree: {c.how}{tail}")]
 

@@ -56,7 +56,7 @@ def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixtu
         assert any(line.startswith(aspect + " ") for line in out.splitlines()), aspect
     trick = next(line for line in out.splitlines() if line.startswith("trick "))
     assert "DIFFERS" in trick and "R0 O0 Y0" in trick and "STI93-D-ALLZERO" in trick
-    assert "STI-D-ED-ROUNDS" in out and "STI-D-ED-FIRSTLEAD" in out
+    assert "STI-D-ROUNDS" in out and "STI-D-FIRSTLEAD" in out
 
 
 def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,11 +105,11 @@ def test_every_default_difference_is_a_finding_of_a_recorded_dispute() -> None:
         if rs[0].status == FINDING
     }
     assert findings == {
-        "deal": {(B, "STI-D-ED-FIRSTLEAD")},
-        "first-lead": {(B, "STI-D-ED-FIRSTLEAD")},
+        "deal": {(B, "STI-D-FIRSTLEAD")},
+        "first-lead": {(B, "STI-D-FIRSTLEAD")},
         "trick": {(A, "STI93-D-ALLZERO")},
         "no-winner": {(A, "STI93-D-ALLZERO")},
-        "rounds": {(B, "STI-D-ED-ROUNDS")},
+        "rounds": {(B, "STI-D-ROUNDS")},
     }
     for rs in results.values():
         for r in rs:
@@ -184,7 +184,7 @@ def test_a_recorded_difference_that_vanished_fails(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(StichelnLater, "game_over", ten_rounds)
     (rounds,) = _results()["rounds"]
     assert rounds.status == "fail" and rounds.ruleset == B
-    assert "STI-D-ED-ROUNDS records a difference in rounds that no longer exists" in rounds.detail
+    assert "STI-D-ROUNDS records a difference in rounds that no longer exists" in rounds.detail
 
 
 # --- a game the diff was not written for ------------------------------------------------
