@@ -37,69 +37,28 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
-
-import z3
 
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.cards import Card, Palette, colour_of, value_of
-from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, RoundLog
-from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
-from tricklaw.proofs.tricks import TrickEncoding
+from tricklaw.proofs import edition_rules
+from tricklaw.proofs.edition_sides import SAMPLED, Comparison, Side, differ
+from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.solver import PROVED
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import load_bounds
 
-SAMPLED = "pass"
-"""The status of an agreement seen on a sample or on a bounded part of an unbounded domain
-only (its ``how`` says which): never counted as proved."""
 PLAY_HAND = 2
-"""The play aspect compares every hand of up to this many cards."""
+"""The bounded play check (a ruleset without a play-rule encoding) compares every hand of
+up to this many cards."""
 ROUND_LIMIT = 1000
 """The rounds aspect looks this far for the end of a game whose totals stay at zero."""
 TOTAL_LIMIT = 1000
 """The game-end aspect tries one player's total from -this to +this."""
 SCORE_SEEDS = range(1, 5)
 """Seeded random rounds of each ruleset whose logs both rulesets recount."""
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One ruleset under one choice of readings (option name -> value)."""
-
-    ruleset: Ruleset[Any]
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def game(self, players: int) -> Game:
-        """A game of this side at ``players``."""
-        return self.ruleset.make_game(players, dict(self.options))
-
-    @property
-    def id(self) -> str:
-        """The ruleset id."""
-        return self.ruleset.id
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """What comparing one aspect of two sides gave."""
-
-    status: str
-    how: str
-    """The method and the domain covered."""
-    summary: str = ""
-    """One line saying how the sides differ (empty when they agree)."""
-    witness: dict[str, Any] = field(default_factory=dict)
-    clauses: tuple[str, ...] = ()
-    seconds: float = 0.0
-
-
-def _differ(how: str, summary: str, witness: dict[str, Any]) -> Comparison:
-    return Comparison(COUNTEREXAMPLE, how, summary, witness)
-
 
 # --- model facts --------------------------------------------------------------------------
 
@@ -113,7 +72,7 @@ def players(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compari
     n = only[0]
     has = a.id if n in a.ruleset.player_counts else b.id
     lacks = b.id if has == a.id else a.id
-    return _differ(
+    return differ(
         how, f"{n} players: {has} is for them, {lacks} is not", {"players": n, "only": has}
     )
 
@@ -147,7 +106,7 @@ def deck(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison
                 "in": has.id,
                 "cards": [len(deck_a), len(deck_b)],
             }
-            return _differ(
+            return differ(
                 "every card at every player count",
                 f"{n} players: {name} is in the deck of {has.id} ({len(deck_a)} vs "
                 f"{len(deck_b)} cards), not of {lacks.id}",
@@ -176,7 +135,7 @@ def _rounds_compare(
         for la, lb in zip(_first_rounds(a, n), _first_rounds(b, n), strict=False):
             fa, fb = facts(la), facts(lb)
             if fa != fb:
-                return _differ(
+                return differ(
                     how,
                     f"{n} players, round {la.index + 1}: "
                     f"{what}{fa} in {a.id}, {what}{fb} in {b.id}",
@@ -196,6 +155,14 @@ def first_lead(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comp
 
 
 def play(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
+    """What a hand may play: by Z3 over the play-rule encodings of :data:`PLAYS` (every
+    hand, every unfinished trick), or, for a ruleset without one, :func:`play_bounded`."""
+    if a.id in PLAYS and b.id in PLAYS:
+        return edition_rules.play(a, b, counts, timeout_ms)
+    return play_bounded(a, b, counts, timeout_ms)
+
+
+def play_bounded(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
     """What a hand may play: every lead (or none) and every hand of up to :data:`PLAY_HAND`
     cards of the smallest common deck; the witness has the fewest cards, lowest values."""
     n = counts[0]
@@ -222,141 +189,13 @@ def play(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison
                 b.id: fmt(sorted(pb)),
             }
             shown = " ".join(witness["trick"]) or "nothing (leading)"
-            return _differ(
+            return differ(
                 how,
                 f"{n} players, hand {' '.join(witness['hand'])} to {shown}: {a.id} allows "
                 f"{' '.join(witness[a.id])}, {b.id} allows {' '.join(witness[b.id])}",
                 witness,
             )
     return Comparison(SAMPLED, how + f" ({len(cases)} cases)")
-
-
-# --- Z3: trick resolution on a shared symbolic trick -------------------------------------
-
-
-def _encodings(a: Side, b: Side, n: int) -> list[tuple[TrickEncoding, TrickEncoding]]:
-    """The two encodings at ``n`` players for every trick context the two share."""
-    game_a, game_b = a.game(n), b.game(n)
-    cls_a, cls_b = ENCODINGS[a.id], ENCODINGS[b.id]
-    contexts_b = cls_b.contexts(game_b)
-    return [
-        (cls_a(game_a, ctx), cls_b(game_b, ctx))
-        for ctx in cls_a.contexts(game_a)
-        if ctx in contexts_b
-    ]
-
-
-def _z3_compare(
-    a: Side,
-    b: Side,
-    counts: Sequence[int],
-    timeout_ms: int,
-    *,
-    name: str,
-    claim: Callable[[TrickEncoding, TrickEncoding], tuple[list[Tracked], z3.BoolRef]],
-) -> Comparison:
-    """Z3 looks for a trick, in both decks, on which ``claim``'s difference holds; the
-    fewest players first, and the witness with the smallest values, then colours."""
-    how = "Z3, every trick at every player count"
-    spent, clauses = 0.0, set[str]()
-    for n in counts:
-        for enc_a, enc_b in _encodings(a, b, n):
-            rules, difference = claim(enc_a, enc_b)
-            tracked = [
-                *enc_a.domain(),
-                *enc_b.domain(),
-                *rules,
-                Tracked(f"diff:{name}", difference),
-            ]
-            out = check(tracked, timeout_ms)
-            spent += out.seconds
-            if out.status == UNKNOWN:
-                return Comparison(UNKNOWN, how, f"{n} players: {out.detail}", seconds=spent)
-            if out.status == PROVED:
-                clauses |= set(out.clauses)
-                continue
-            size = _smallness(enc_a)
-            status, _, model = optimum(tracked, size, False, timeout_ms)
-            if status != PROVED or model is None:
-                return Comparison(UNKNOWN, how, f"{n} players: no minimal witness", seconds=spent)
-            wa, wb = enc_a.decode(model), enc_b.decode(model)
-            witness = {
-                "players": n,
-                "trick": wa["trick"],
-                **({"trick_b": wb["trick"]} if wb["trick"] != wa["trick"] else {}),
-                **({"context": enc_a.context} if enc_a.context else {}),
-                a.id: {k: v for k, v in wa.items() if k != "trick"},
-                b.id: {k: v for k, v in _outcome_b(enc_b, model).items()},
-            }
-            return Comparison(
-                COUNTEREXAMPLE,
-                how,
-                f"{n} players, trick {' '.join(wa['trick'])}: {a.id} {_said(witness[a.id])}, "
-                f"{b.id} {_said(witness[b.id])}",
-                witness,
-                tuple(sorted(out.clauses)),
-                spent,
-            )
-    return Comparison(PROVED, how, clauses=tuple(sorted(clauses)), seconds=spent)
-
-
-_B_TAG = "b"
-
-
-def _smallness(enc: TrickEncoding) -> z3.ArithRef:
-    """What the witness minimises: the sum of the values first, then the cards in play
-    order (value, then colour index), so that the witness is the smallest trick."""
-    weight = 128  # above value * 8 + colour for every card of a deck of 15 values, 8 colours
-    order = [
-        (v * 8 + c) * weight ** (enc.size - 1 - i)
-        for i, (v, c) in enumerate(zip(enc.value, enc.colour, strict=True))
-    ]
-    return z3.Sum(enc.value) * weight**enc.size + z3.Sum(order)
-
-
-def _outcome_b(enc_b: TrickEncoding, model: z3.ModelRef) -> dict[str, Any]:
-    out = enc_b.fresh_outcome(_B_TAG)
-    return {k: model.eval(v, model_completion=True).as_long() for k, v in out.items()}
-
-
-def _said(outcome: Mapping[str, Any]) -> str:
-    parts = []
-    for key, value in outcome.items():
-        if key in {"winner", "nobody"}:
-            parts.append("gives it to nobody" if value == -1 else f"gives it to card {value + 1}")
-        else:
-            parts.append(f"{key}={value}")
-    return ", ".join(parts)
-
-
-def trick(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """A trick on which the two trick rules give different outcomes."""
-
-    def claim(enc_a: TrickEncoding, enc_b: TrickEncoding) -> tuple[list[Tracked], z3.BoolRef]:
-        out_b = enc_b.fresh_outcome(_B_TAG)
-        keys = [k for k in enc_a.outcome if k in out_b]
-        rules = [*enc_a.resolution(enc_a.outcome), *enc_b.resolution(out_b)]
-        return rules, z3.Or(*[enc_a.outcome[k] != out_b[k] for k in keys])
-
-    return _z3_compare(a, b, counts, timeout_ms, name="trick", claim=claim)
-
-
-def no_winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """A trick that one text gives to nobody and the other does not."""
-
-    def claim(enc_a: TrickEncoding, enc_b: TrickEncoding) -> tuple[list[Tracked], z3.BoolRef]:
-        nobody_a = z3.Bool("nobody_a")
-        nobody_b = z3.Bool("nobody_b")
-        rules = [
-            Tracked(f"{a.id}:no-winner", nobody_a == enc_a.no_winner_condition()),
-            Tracked(f"{b.id}:no-winner", nobody_b == enc_b.no_winner_condition()),
-            # the outcome variables, so that the witness can show them
-            *enc_a.resolution(enc_a.outcome),
-            *enc_b.resolution(enc_b.fresh_outcome(_B_TAG)),
-        ]
-        return rules, nobody_a != nobody_b
-
-    return _z3_compare(a, b, counts, timeout_ms, name="no-winner", claim=claim)
 
 
 # --- scores and the game -------------------------------------------------------------------
@@ -404,7 +243,7 @@ def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compariso
     for n in counts:
         ba, bb = _bounds(a, n), _bounds(b, n)
         if ba is not None and bb is not None and ba != bb:
-            return _differ(
+            return differ(
                 how,
                 f"{n} players: a round scores {ba[0]}..{ba[1]} in {a.id}, {bb[0]}..{bb[1]} "
                 f"in {b.id} (proved bounds)",
@@ -421,7 +260,7 @@ def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compariso
                 sb = b.ruleset.recount_scores(game_b, _in_notation(log, source, game_b))
             except (TricklawError, KeyError, ValueError, IndexError) as exc:
                 why = f"{n} players: one ruleset cannot score the other's round: {exc}"
-                return _differ(how, why, {"players": n})
+                return differ(how, why, {"players": n})
             if sa != sb:
                 seat = next(s for s in range(len(sa)) if sa[s] != sb[s])
                 witness = {
@@ -433,7 +272,7 @@ def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compariso
                     a.id: sa[seat],
                     b.id: sb[seat],
                 }
-                return _differ(
+                return differ(
                     how,
                     f"{n} players, seed {seed}: seat {seat} scores {sa[seat]} in {a.id}, "
                     f"{sb[seat]} in {b.id}",
@@ -456,7 +295,7 @@ def rounds(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
     for n in counts:
         ra, rb = _rounds_to_end(a, n), _rounds_to_end(b, n)
         if ra != rb:
-            return _differ(
+            return differ(
                 how,
                 f"{n} players: {ra or 'no end'} rounds in {a.id}, {rb or 'no end'} in {b.id}",
                 {"players": n, a.id: ra, b.id: rb},
@@ -481,7 +320,7 @@ def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compar
                 eb = b.ruleset.game_over(game_b, r, tot) != b.ruleset.game_over(game_b, r, zeros)
                 if ea != eb:
                     ends = a.id if ea else b.id
-                    return _differ(
+                    return differ(
                         how,
                         f"{n} players, after round {r} with totals {list(tot)}: the total ends "
                         f"the game in {ends} only",
@@ -502,7 +341,7 @@ def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
         for tot in vectors:
             wa, wb = a.ruleset.winners(game_a, tot), b.ruleset.winners(game_b, tot)
             if wa != wb:
-                return _differ(
+                return differ(
                     how,
                     f"{n} players, totals {list(tot)}: {a.id} names {list(wa)}, {b.id} {list(wb)}",
                     {"players": n, "totals": list(tot), a.id: list(wa), b.id: list(wb)},
@@ -518,8 +357,8 @@ ASPECTS: dict[str, Aspect] = {
     "deal": deal,
     "first-lead": first_lead,
     "play": play,
-    "trick": trick,
-    "no-winner": no_winner,
+    "trick": edition_rules.trick,
+    "no-winner": edition_rules.no_winner,
     "score": score,
     "rounds": rounds,
     "game-end": game_end,

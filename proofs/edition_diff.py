@@ -30,7 +30,9 @@ from typing import Any
 
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
-from tricklaw.proofs.edition_aspects import ASPECTS, SAMPLED, Comparison, Side, compare
+from tricklaw.proofs import edition_rules
+from tricklaw.proofs.edition_aspects import ASPECTS, compare
+from tricklaw.proofs.edition_sides import SAMPLED, Comparison, Side
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import Dispute, load_registry
@@ -132,7 +134,8 @@ def diff(
     progress: Callable[[str], None] = lambda _: None,
 ) -> list[AspectDiff]:
     """Every aspect of ``a`` and ``b`` compared under the defaults and (``readings``) with
-    each reading varied one at a time."""
+    each reading varied one at a time (for a Z3 aspect, only the options its encoding
+    declares it reads: under any other, the comparison is the default one)."""
     counts = common_counts(a, b, players)
     if not counts:
         raise OptionError(f"{a.id} and {b.id} share no player count to compare")
@@ -144,7 +147,10 @@ def diff(
         varied = []
         if readings:
             for side, other in ((a, b), (b, a)):
+                depends = edition_rules.relevant(aspect, Side(side))
                 for option, value, dispute in _varied(side):
+                    if depends is not None and option not in depends:
+                        continue  # the encoding does not read it: the default comparison
                     one = Side(side, {option: value})
                     left, right = (one, Side(other)) if side is a else (Side(other), one)
                     varied.append(

@@ -23,14 +23,17 @@ import pytest
 import z3
 
 from tricklaw.cli import main
+from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.rulesets.sticheln import StichelnLater
 from tricklaw.model.state import Game
 from tricklaw.proofs import edition_diff
-from tricklaw.proofs.edition_aspects import Side, compare
+from tricklaw.proofs.edition_aspects import compare
+from tricklaw.proofs.edition_sides import Side
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.encodings.sticheln import StichelnTrick
+from tricklaw.proofs.encodings.sticheln import StichelnPlay, StichelnTrick
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.plays import PLAYS, CardTerm
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, Tracked
 from tricklaw.spec import EDITION_ASPECTS, parse_registry
 from tricklaw.spec.errors import SpecError
@@ -125,7 +128,7 @@ def test_reading_notes_name_the_disputes_that_change_an_aspect() -> None:
     diffs = {d.aspect: d for d in edition_diff.diff(a, b, aspects=("play", "game-end"))}
     play = " ".join(edition_diff.reading_notes(diffs["play"]))
     assert "follow=must-follow (STI93-D-FOLLOW) differs" in play
-    assert "hand R1 O0 to R0" in play
+    assert "hand R0 R1 to O0: sticheln-1993 allows R1, sticheln allows R0 R1" in play
     end = " ".join(edition_diff.reading_notes(diffs["game-end"]))
     assert "end=target (STI93-D-END) differs" in end and "[100, 0, 0]" in end
 
@@ -187,11 +190,43 @@ def test_a_recorded_difference_that_vanished_fails(monkeypatch: pytest.MonkeyPat
     assert "STI-D-ROUNDS records a difference in rounds that no longer exists" in rounds.detail
 
 
+class _FollowOrTrumpLater(StichelnPlay):
+    """A planted change to the later edition's play rule: the 1993 literal reading."""
+
+    def rule(
+        self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
+    ) -> list[Tracked]:
+        if not trick:
+            return []
+        start = trick[0][0]
+        either = lambda c: z3.Or(c[0] == start, c[1] != 0)  # noqa: E731
+        return [Tracked("PLANTED", self.must_if_held(held, card, either))]
+
+
+def test_a_planted_play_rule_is_found_by_z3() -> None:
+    PLAYS.load()
+    PLAYS.unregister(B)
+    PLAYS.register(B, _FollowOrTrumpLater)
+    try:
+        (play,) = _results()["play"]
+    finally:
+        PLAYS.unregister(B)
+        PLAYS.register(B, StichelnPlay)
+    assert play.status == "fail" and "no dispute records" in play.detail
+    assert play.witness == {
+        "players": 3,
+        "trick": ["O0"],
+        "hand": ["R0", "R1"],
+        A: ["R0", "R1"],
+        B: ["R1"],
+    }
+
+
 # --- a game the diff was not written for ------------------------------------------------
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tiny.encoding import TinyTrick  # noqa: E402
+from tiny.encoding import TinyPlay, TinyTrick  # noqa: E402
 from tiny.model import Tiny  # noqa: E402
 
 
@@ -213,16 +248,21 @@ def test_the_diff_finds_a_planted_edition_of_tiny() -> None:
     ENCODINGS.register("tiny-low", _LowTinyTrick)
     try:
         a, b = Side(Tiny()), Side(_LowTiny())
+        assert compare("play", a, b, [2, 3], 30_000).status == "pass"  # bounded hands
+        PLAYS.register("tiny", TinyPlay)
+        PLAYS.register("tiny-low", TinyPlay)
+        assert compare("play", a, b, [2, 3], 30_000).status == PROVED  # Z3, every hand
+        a, b = Side(Tiny()), Side(_LowTiny())
         assert edition_diff.family_of(a.ruleset) == edition_diff.family_of(b.ruleset)
         trick = compare("trick", a, b, [2, 3], 30_000)
         assert trick.status == COUNTEREXAMPLE
         assert trick.witness["players"] == 2 and trick.witness["trick"] == ["R1", "R2"]
         assert compare("trick", a, Side(Tiny()), [2, 3], 30_000).status == PROVED
-        assert compare("play", a, b, [2, 3], 30_000).status == "pass"  # bounded hands
         assert compare("deck", a, b, [2, 3], 30_000).status == PROVED
     finally:
-        ENCODINGS.unregister("tiny")
-        ENCODINGS.unregister("tiny-low")
+        for registry in (ENCODINGS, PLAYS):
+            registry.unregister("tiny")
+            registry.unregister("tiny-low")
 
 
 # --- the spec fields ----------------------------------------------------------------------
