@@ -232,6 +232,7 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
     """The verify results of one aspect of one pair of editions (a recorded difference
     not found fails only on a ``complete`` run, over every player count)."""
     c = d.default
+    seconds = c.seconds + sum(r.comparison.seconds for r in d.readings)
     notes = reading_notes(d)
     tail = f"; per reading: {'; '.join(notes)}" if notes else ""
 
@@ -245,7 +246,7 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
             "all",
             f"{a.id} vs {b.id}",
             status,
-            c.seconds,
+            seconds,
             c.clauses,
             detail,
             shown,

@@ -26,7 +26,7 @@ import z3
 from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.proofs.edition_sides import Comparison, Side
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.plays import PLAYS, CardTerm, Legality, PlayEncoding, is_card, symbolic
+from tricklaw.proofs.plays import PLAYS, CardTerm, Legality, PlayEncoding, symbolic
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
 from tricklaw.proofs.tricks import TrickEncoding
 
@@ -159,6 +159,22 @@ def no_winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compa
 # --- the play rule ------------------------------------------------------------------------
 
 
+def _in_deck(card: CardTerm, deck: Sequence[Card]) -> z3.BoolRef:
+    """``card`` is one of ``deck``: per colour, its values (a range where they run on)."""
+    by_colour: dict[int, list[int]] = {}
+    for c in deck:
+        by_colour.setdefault(colour_of(c), []).append(value_of(c))
+    parts = []
+    for colour, values in sorted(by_colour.items()):
+        low, high = min(values), max(values)
+        if sorted(values) == list(range(low, high + 1)):
+            allowed = z3.And(low <= card[1], card[1] <= high)
+        else:
+            allowed = z3.Or(*[card[1] == v for v in values])
+        parts.append(z3.And(card[0] == colour, allowed))
+    return z3.Or(*parts)
+
+
 def _play_case(
     pa: PlayEncoding, pb: PlayEncoding, deck: Sequence[Card], length: int
 ) -> tuple[list[Tracked], dict[Card, z3.BoolRef], list[CardTerm], CardTerm, Legality, Legality]:
@@ -167,14 +183,18 @@ def _play_case(
     held = {c: z3.Bool(f"held_{colour_of(c)}_{value_of(c)}") for c in deck}
     trick = [symbolic(f"trick_{i}") for i in range(length)]
     card = symbolic("card")
-    in_deck = [z3.Or(*[is_card(t, c) for c in deck]) for t in (*trick, card)]
+    # "held at (colour, value)" as a function, so that "a trick card is not held" is one
+    # term per card instead of one per card of the deck
+    held_at = z3.Function("held_at", z3.IntSort(), z3.IntSort(), z3.BoolSort())
+    holding = [held_at(colour_of(c), value_of(c)) == h for c, h in held.items()]
+    in_deck = [_in_deck(t, deck) for t in (*trick, card)]
     distinct = [
         z3.Or(s[0] != t[0], s[1] != t[1]) for i, s in enumerate(trick) for t in trick[i + 1 :]
     ]
-    not_held = [z3.Implies(is_card(t, c), z3.Not(h)) for t in trick for c, h in held.items()]
+    not_held = [z3.Not(held_at(t[0], t[1])) for t in trick]
     la, lb = pa.legality(held, trick, card), pb.legality(held, trick, card)
     tracked = [
-        Tracked(pa.deck_clause, z3.And(*in_deck, *distinct, *not_held)),
+        Tracked(pa.deck_clause, z3.And(*holding, *in_deck, *distinct, *not_held)),
         Tracked("diff:play", la.formula != lb.formula),
     ]
     return tracked, held, trick, card, la, lb
