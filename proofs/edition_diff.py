@@ -228,9 +228,10 @@ def _unbridged(d: AspectDiff) -> ReadingDiff | None:
     return None
 
 
-def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> list[Result]:
+def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, players: int | None) -> list[Result]:
     """The verify results of one aspect of one pair of editions (a recorded difference
-    not found fails only on a ``complete`` run, over every player count)."""
+    not found fails only on a complete run, over every player count: ``players`` None)."""
+    complete = players is None
     c = d.default
     seconds = c.seconds + sum(r.comparison.seconds for r in d.readings)
     notes = reading_notes(d)
@@ -243,7 +244,7 @@ def _check(a: Ruleset[Any], b: Ruleset[Any], d: AspectDiff, complete: bool) -> l
         return Result(
             f"edition-diff {d.aspect}",
             ruleset,
-            "all",
+            "all" if complete else str(players),
             f"{a.id} vs {b.id}",
             status,
             seconds,
@@ -339,5 +340,5 @@ def diff_results(
             if not common_counts(a, b, players):
                 continue
             for d in diff(a, b, timeout_ms, players=players, progress=progress):
-                out += _check(a, b, d, players is None)
+                out += _check(a, b, d, players)
     return out
