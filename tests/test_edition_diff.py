@@ -26,7 +26,7 @@ from tricklaw.cli import main
 from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.rulesets.sticheln import StichelnLater
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs import edition_diff
 from tricklaw.proofs.edition_aspects import compare
 from tricklaw.proofs.edition_sides import Side
@@ -147,6 +147,20 @@ def test_a_planted_model_change_is_an_unrecorded_difference(
     (winner,) = _results()["winner"]
     assert winner.status == "fail" and "no dispute records" in winner.detail
     assert winner.witness == {"players": 3, "totals": [0, 0, 0], A: [0, 1, 2], B: [0]}
+
+
+def test_a_planted_score_change_is_an_unrecorded_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recount = StichelnLater.recount_scores
+
+    def one_more(self: StichelnLater, game: Game, log: RoundLog) -> tuple[int, ...]:
+        return tuple(s + 1 for s in recount(self, game, log))  # a planted bonus point
+
+    monkeypatch.setattr(StichelnLater, "recount_scores", one_more)
+    (score,) = _results()["score"]
+    assert score.status == "fail" and "no dispute records" in score.detail
+    assert score.witness["players"] == 3 and score.witness[B] == score.witness[A] + 1
 
 
 class _LastOfEqual(StichelnTrick):
