@@ -322,9 +322,10 @@ def diff_results(
     players: int | None,
     timeout_ms: int,
     progress: Callable[[str], None] = lambda _: None,
+    aspects: Sequence[str] = tuple(ASPECTS),
 ) -> list[Result]:
     """verify's ``edition-diff`` results for every pair of editions that involves one of
-    ``rulesets`` (each pair once, in the registry's order)."""
+    ``rulesets`` (each pair once, in the registry's order), for ``aspects`` (all)."""
     ids = {r.id for r in rulesets}
     order = list(RULESETS)
     out: list[Result] = []
@@ -339,6 +340,6 @@ def diff_results(
             seen.add((a.id, b.id))
             if not common_counts(a, b, players):
                 continue
-            for d in diff(a, b, timeout_ms, players=players, progress=progress):
+            for d in diff(a, b, timeout_ms, players=players, aspects=aspects, progress=progress):
                 out += _check(a, b, d, players)
     return out

@@ -144,9 +144,7 @@ def test_the_command_writes_and_checks_the_file(
     them.)"""
     monkeypatch.setattr(artifact, "generate", lambda *_: TEXT)
     target = tmp_path / "bounds.json"
-    assert (
-        score_bounds.cmd_bounds(_args(target, check=False)) == 0
-    )
+    assert score_bounds.cmd_bounds(_args(target, check=False)) == 0
     assert target.read_text(encoding="utf-8") == TEXT
     assert score_bounds.cmd_bounds(_args(target, check=True)) == 0
     assert "bounds agree" in capsys.readouterr().out

@@ -47,15 +47,11 @@ class Rule:
         self.held = enc.holding()
         self.card = symbolic("card")
         self.tricks = [[symbolic(f"t{i}") for i in range(n)] for n in range(enc.size)]
-        self.formulas = [
-            enc.legality(self.held, trick, self.card).formula for trick in self.tricks
-        ]
+        self.formulas = [enc.legality(self.held, trick, self.card).formula for trick in self.tricks]
 
     def allowed(self, hand: set[Card], trick: list[Card]) -> set[Card]:
         """The deck cards the encoding lets a player holding ``hand`` play to ``trick``."""
-        pairs: list[tuple[Any, Any]] = [
-            (h, z3.BoolVal(c in hand)) for c, h in self.held.items()
-        ]
+        pairs: list[tuple[Any, Any]] = [(h, z3.BoolVal(c in hand)) for c, h in self.held.items()]
         for (colour, value), card in zip(self.tricks[len(trick)], trick, strict=True):
             pairs += [(colour, term(card)[0]), (value, term(card)[1])]
         fixed = z3.substitute(self.formulas[len(trick)], *pairs)
