@@ -30,7 +30,7 @@ import z3
 
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.rng import SplitMix64
-from tricklaw.model.state import Deal, Game, Phase, State
+from tricklaw.model.state import Deal, DealSource, Game, Phase, State
 from tricklaw.proofs.solver import FINDING, UNKNOWN, Outcome, Tracked, check
 from tricklaw.spec.errors import TricklawError
 
@@ -140,13 +140,14 @@ def endless(game: Game, ending: Ending, period: int) -> Outcome:
     players = game.players
     deals: list[Deal] = []
     plays: list[list[int]] = []
+    last: State[Any] | None = None
     for index in range(period):
         found = None
         for seed in SEARCH_SEEDS:
-            opening = _opening(game, deals, seed, index)
+            opening = _opening(game, last, seed, index)
             end, taken = quiet_round(opening, SplitMix64(seed))
             if max(end.info.history[index].scores[:players]) <= 0:
-                found = (opening.info.deal, taken)
+                found, last = (opening.info.deal, taken), end
                 break
         if found is None:
             return Outcome(
@@ -173,13 +174,15 @@ def endless(game: Game, ending: Ending, period: int) -> Outcome:
     )
 
 
-def _opening(game: Game, deals: list[Deal], seed: int, index: int) -> State[Any]:
-    """The opening of round ``index`` after the ``deals`` found so far (played again),
-    its own deal from ``seed``."""
-    state = game.new_state_from_deals(deals, seed=seed)
-    while state.info.index < index:
-        state, _ = quiet_round(state, SplitMix64(seed))
-    return state
+def _opening(game: Game, before: State[Any] | None, seed: int, index: int) -> State[Any]:
+    """The opening of round ``index`` dealt from ``seed``, after the state ``before`` that
+    ended the rounds found so far (None for the first)."""
+    if before is None:
+        return game.new_initial_state(seed)
+    info = before.info
+    source = DealSource(seed, ())
+    opening: State[Any] = game.ruleset.start_round(game, source, index, info.totals, info.history)
+    return opening
 
 
 def replay_cycle(
@@ -189,7 +192,7 @@ def replay_cycle(
     rises, the game never ends, and round ``period`` opens as round 0 did. A problem
     (empty when none) and the witness."""
     period = len(deals)
-    state = game.new_state_from_deals(deals * 2)
+    state = game.new_state_from_deals(deals * 3)  # the third deals the round after
     openings = []
     totals = [tuple(state.info.totals)]
     for index in range(2 * period):

@@ -152,9 +152,9 @@ def trick_invariant(v: Vars, seats: int, extra: int = 0) -> z3.BoolRef:
     )
 
 
-def offset_of_cur(v: Vars, seats: int) -> z3.BoolRef:
-    """The seat to act sits ``t`` places clockwise from the leader."""
-    return z3.Or(*[z3.And(v["cur"] == s, offset(s, v, seats) == v["t"]) for s in range(seats)])
+def offset_of_cur(v: Vars, seats: int, count: str = "t") -> z3.BoolRef:
+    """The seat to act sits ``v[count]`` places clockwise from the leader."""
+    return z3.Or(*[z3.And(v["cur"] == s, offset(s, v, seats) == v[count]) for s in range(seats)])
 
 
 def play_steps(

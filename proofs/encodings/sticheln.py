@@ -39,6 +39,26 @@ from tricklaw.proofs.conservation import (
     takes,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import (
+    LIVENESS,
+    PLAY,
+    SELECT,
+    GameLiveness,
+    Progress,
+    Step,
+    Vars,
+    after,
+    close_steps,
+    dealt,
+    end_when_empty,
+    in_play,
+    offset,
+    offset_of_cur,
+    play_steps,
+    seat_of,
+    trick_names,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -246,3 +266,94 @@ ENCODINGS.register("sticheln-1993", StichelnTrick)
 ENCODINGS.register("sticheln", StichelnTrick)
 MACHINES.register("sticheln-1993", conservation_machine)
 MACHINES.register("sticheln", conservation_machine)
+
+
+HAND_SIZE = 15
+"""Fifteen cards each (STI93-DEAL-2, STI-DEAL-1)."""
+
+
+def progress(game: Game) -> Progress:
+    """Sticheln's round as a progress machine (both editions): fifteen cards each
+    (``deal``); from the first leader (any seat: the dealer's left, STI93-LEAD-1, or by
+    STI-D-ROUNDLEAD) each player in turn picks one hand card (``select``); then the
+    tricks, the cards played in turn (``turn``), the winner (or, after a trick nobody
+    takes, the same leader) leading next (``collect``), until seat 0's hand is empty."""
+    seats, clause = game.seats, game.ruleset.clause
+    names = trick_names(seats, "sel")
+
+    def picking(v: Vars) -> z3.BoolRef:
+        return z3.And(
+            v["sel"] >= 0,
+            v["sel"] < seats,
+            v["t"] == 0,
+            v["over"] == 0,
+            v["k"] >= 1,
+            seat_of(v, "lead", seats),
+            offset_of_cur(v, seats, "sel"),
+            *[
+                v[f"h{s}"] == v["k"] + 1 - z3.If(offset(s, v, seats) < v["sel"], 1, 0)
+                for s in range(seats)
+            ],
+        )
+
+    def pick(s: int) -> Step:
+        def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+            last = v["sel"] + 1 == seats
+            return z3.And(v["ph"] == SELECT, v["cur"] == s, v[f"h{s}"] >= 1), {
+                f"h{s}": v[f"h{s}"] - 1,
+                "sel": v["sel"] + 1,
+                "ph": z3.If(last, PLAY, SELECT),
+                "cur": z3.If(last, v["lead"], after(s, seats)),
+            }
+
+        return Step(f"seat {s} picks", clause["select"], True, apply)
+
+    return Progress(
+        game.ruleset.id,
+        names,
+        clause["deal"],
+        lambda v: z3.And(
+            dealt(v, seats, HAND_SIZE, seat_of(v, "lead", seats), SELECT),
+            v["sel"] == 0,
+            v["k"] == HAND_SIZE - 1,
+        ),
+        lambda v: z3.Or(
+            z3.And(v["ph"] == SELECT, picking(v)),
+            z3.And(v["ph"] == PLAY, v["sel"] == seats, in_play(v, seats)),
+        ),
+        lambda v: v["over"] != 0,
+        (
+            *[pick(s) for s in range(seats)],
+            *play_steps(seats, game.players, clause["turn"], lambda v: v["ph"] == PLAY),
+            *close_steps(seats, clause["collect"], end_when_empty(lambda w: 0)),
+        ),
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]),
+    )
+
+
+def ending(game: Game) -> Ending:
+    """1993: after the ``rounds`` agreed, or once a total reaches the ``target``
+    (STI93-GAME-1, dispute STI93-D-END); later text: after as many rounds as players, or
+    the ``rounds`` agreed (STI-GAME-1)."""
+    options = game.options
+    if game.ruleset.id == "sticheln-1993" and options.text("end") == "target":
+        target = options.number("target")
+        return Ending(
+            "STI93-GAME-1",
+            lambda rounds, totals: z3.Or(*[t >= target for t in totals]),
+            None,
+            "STI93-D-END",
+        )
+    n = options.number("rounds") or game.players
+    clause = game.ruleset.clause["game-end"]
+    dispute = "STI93-D-END" if game.ruleset.id == "sticheln-1993" else ""
+    return Ending(clause, lambda rounds, totals: rounds >= n, n, dispute)
+
+
+_END_READINGS = ("end", "follow")
+"""What the 1993 end reads, and what most constrains the plays of an endless cycle (the
+all-zero and deck readings are held at their defaults there: a search per reading would
+cost verify seconds for the same finding)."""
+LIVENESS.register("sticheln-1993", GameLiveness((), progress, _END_READINGS, ending))
+LIVENESS.register("sticheln", GameLiveness((), progress, ("zero-lead",), ending))
