@@ -48,15 +48,22 @@ Effect = Callable[[Vars], tuple[z3.BoolRef, dict[str, z3.ArithRef]]]
 """A step: from the state, its guard and the new values of the variables it changes."""
 
 
+def _true(v: Vars) -> z3.BoolRef:
+    return z3.BoolVal(True)
+
+
 @dataclass(frozen=True)
 class Step:
-    """One kind of step: its clause, whether a player decides it (else the rules make
-    it), and its guard and effect."""
+    """One kind of step: its clause, its guard and effect, when a player decides it
+    (else the rules make it: the ghost's card, a trick closed), and the range of any
+    free choice it makes (the seat that wins a trick, the seat named to start), which
+    the guard does not constrain: the step is enabled whatever the choice."""
 
     name: str
     clause: str
-    decision: bool
+    decision: Callable[[Vars], z3.BoolRef]
     apply: Effect
+    choice: Callable[[Vars], z3.BoolRef] = _true
 
 
 @dataclass(frozen=True)
@@ -157,21 +164,37 @@ def offset_of_cur(v: Vars, seats: int, count: str = "t") -> z3.BoolRef:
     return z3.Or(*[z3.And(v["cur"] == s, offset(s, v, seats) == v[count]) for s in range(seats)])
 
 
-def play_steps(
+def held(v: Vars, seats: int, who: z3.ArithRef) -> z3.ArithRef:
+    """The hand size of seat ``who`` (a symbolic seat)."""
+    out: z3.ArithRef = v["h0"]
+    for s in range(1, seats):
+        out = z3.If(who == s, v[f"h{s}"], out)
+    return out
+
+
+def take_one(v: Vars, seats: int, who: z3.ArithRef) -> dict[str, z3.ArithRef]:
+    """Every hand, seat ``who``'s one card fewer."""
+    return {f"h{s}": z3.If(who == s, v[f"h{s}"] - 1, v[f"h{s}"]) for s in range(seats)}
+
+
+def next_seat(x: z3.ArithRef, seats: int) -> z3.ArithRef:
+    """The seat clockwise after the symbolic seat ``x``."""
+    return z3.If(x == seats - 1, 0, x + 1)
+
+
+def play_step(
     seats: int, players: int, clause: str, guard: Callable[[Vars], z3.BoolRef]
-) -> tuple[Step, ...]:
-    """Seat ``s`` plays a card of its hand to the trick (``clause``); a decision of a
-    player, a move of the rules for an automatic seat (``s >= players``). ``guard`` adds
-    the game's own conditions (its phase)."""
+) -> Step:
+    """The seat to act plays a card of its hand to the trick (``clause``): a decision of
+    a player, a move of the rules for an automatic seat (``seat >= players``). ``guard``
+    adds the game's own conditions (its phase)."""
 
-    def step(s: int) -> Step:
-        def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
-            pre = z3.And(guard(v), v["cur"] == s, v["t"] < seats, v[f"h{s}"] >= 1)
-            return pre, {f"h{s}": v[f"h{s}"] - 1, "t": v["t"] + 1, "cur": z3.IntVal(after(s, seats))}
+    def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        cur = v["cur"]
+        pre = z3.And(guard(v), v["t"] < seats, held(v, seats, cur) >= 1)
+        return pre, {**take_one(v, seats, cur), "t": v["t"] + 1, "cur": next_seat(cur, seats)}
 
-        return Step(f"seat {s} plays", clause, s < players, apply)
-
-    return tuple(step(s) for s in range(seats))
+    return Step("a card played", clause, lambda v: v["cur"] < players, apply)
 
 
 # --- the obligations ---------------------------------------------------------------------
@@ -199,18 +222,35 @@ def base(p: Progress, timeout_ms: int) -> Outcome:
 
 
 def step(p: Progress, s: Step, timeout_ms: int) -> Outcome:
-    """Step ``s`` keeps the invariant."""
+    """Step ``s`` keeps the invariant, lowers the rank (never negative before it) and the
+    decisions left by one if it is a decision (never raises them). A counterexample's
+    witness says which part failed (``invariant``, ``rank``)."""
     v, w = state(p.names, "before"), state(p.names, "after")
     pre, changed = s.apply(v)
+    keeps = p.invariant(w)
+    fall = z3.If(s.decision(v), 1, 0)
+    ranks = z3.And(
+        p.rank(v) >= 0,
+        p.rank(w) < p.rank(v),
+        p.decisions(v) >= 0,
+        p.decisions(w) <= p.decisions(v) - fall,
+    )
+
+    def decode(m: z3.ModelRef) -> dict[str, Any]:
+        out = _decode(v)(m)
+        out["invariant"] = bool(z3.is_true(m.eval(keeps, model_completion=True)))
+        out["rank"] = bool(z3.is_true(m.eval(ranks, model_completion=True)))
+        return out
+
     return check(
         [
             Tracked("hypothesis:invariant", p.invariant(v)),
             Tracked("hypothesis:round-not-over", z3.Not(p.over(v))),
-            Tracked(s.clause, z3.And(pre, *_frame(v, w, changed))),
-            Tracked("claim:invariant-broken", z3.Not(p.invariant(w))),
+            Tracked(s.clause, z3.And(pre, s.choice(v), *_frame(v, w, changed))),
+            Tracked("claim:invariant-broken-or-rank-not-decreasing", z3.Not(z3.And(keeps, ranks))),
         ],
         timeout_ms,
-        _decode(v),
+        decode,
     )
 
 
@@ -229,34 +269,6 @@ def enabled(p: Progress, timeout_ms: int) -> Outcome:
     )
 
 
-def decreases(p: Progress, s: Step, timeout_ms: int) -> Outcome:
-    """Step ``s`` lowers the rank, which stays non-negative, and lowers the decisions
-    left if it is a decision (never raises them)."""
-    v, w = state(p.names, "before"), state(p.names, "after")
-    pre, changed = s.apply(v)
-    fall = 1 if s.decision else 0
-    return check(
-        [
-            Tracked("hypothesis:invariant", p.invariant(v)),
-            Tracked("hypothesis:round-not-over", z3.Not(p.over(v))),
-            Tracked(s.clause, z3.And(pre, *_frame(v, w, changed))),
-            Tracked(
-                "claim:rank-not-decreasing",
-                z3.Not(
-                    z3.And(
-                        p.rank(v) >= 0,
-                        p.rank(w) < p.rank(v),
-                        p.decisions(v) >= 0,
-                        p.decisions(w) <= p.decisions(v) - fall,
-                    )
-                ),
-            ),
-        ],
-        timeout_ms,
-        _decode(v),
-    )
-
-
 def satisfiable(assertions: list[Tracked], timeout_ms: int) -> bool:
     """Whether ``assertions`` have a model (a premise is not vacuous); unknown is no."""
     solver = z3.Solver()
@@ -267,13 +279,18 @@ def satisfiable(assertions: list[Tracked], timeout_ms: int) -> bool:
 
 def premises_live(p: Progress, timeout_ms: int) -> list[str]:
     """The premises found empty: the invariant with the round under way, each step's
-    guard under the invariant, each lemma's premises. An empty list: none is vacuous."""
+    guard (and choice) under it, each lemma's premises. An empty list: none is vacuous."""
     v = state(p.names, "now")
-    live = [Tracked("invariant", p.invariant(v)), Tracked("not-over", z3.Not(p.over(v)))]
-    empty = [] if satisfiable(live, timeout_ms) else ["the invariant (round under way)"]
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(p.invariant(v), z3.Not(p.over(v)))
+    empty = [] if solver.check() == z3.sat else ["the invariant (round under way)"]
     for s in p.steps:
-        if not satisfiable([*live, Tracked(s.clause, s.apply(v)[0])], timeout_ms):
+        solver.push()
+        solver.add(s.apply(v)[0], s.choice(v))
+        if solver.check() != z3.sat:
             empty.append(f"the guard of {s.name!r}")
+        solver.pop()
     for lemma in p.lemmas:
         if not satisfiable(lemma.premises(), timeout_ms):
             empty.append(f"the premises of lemma {lemma.name!r}")
@@ -288,10 +305,22 @@ def lemma(item: Lemma, timeout_ms: int) -> Outcome:
 
 
 def bound(p: Progress, of: Callable[[Vars], z3.ArithRef], timeout_ms: int) -> int | None:
-    """The greatest value of ``of`` at a deal (None if unknown or unbounded)."""
+    """The greatest value of ``of`` at a deal (None if unknown or unbounded): the value
+    at some deal, proved greatest by one more check (a deal fixes nearly everything),
+    else found by :func:`~tricklaw.proofs.solver.optimum`."""
     v = state(p.names, "deal")
-    status, value, _ = optimum([Tracked(p.deal_clause, p.init(v))], of(v), True, timeout_ms)
-    return value if status == PROVED else None
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(p.init(v))
+    if solver.check() != z3.sat:
+        return None
+    value = solver.model().eval(of(v), model_completion=True)
+    if z3.is_int_value(value):
+        solver.add(of(v) > value)
+        if solver.check() == z3.unsat:
+            return int(value.as_long())
+    status, best, _ = optimum([Tracked(p.deal_clause, p.init(v))], of(v), True, timeout_ms)
+    return best if status == PROVED else None
 
 
 # --- the round of a trick-taking game ----------------------------------------------------
@@ -337,32 +366,34 @@ def in_play(v: Vars, seats: int) -> z3.BoolRef:
     )
 
 
-def close_steps(
-    seats: int,
-    clause: str,
-    then: Callable[[Vars, int], dict[str, z3.ArithRef]],
-    winners: Sequence[int] | None = None,
-) -> tuple[Step, ...]:
-    """A full trick is closed (``clause``): any seat of ``winners`` (default: any seat)
-    leads next, each seat now holding one card fewer; ``then(v, w)`` adds what the game
-    does next (the round's end, a decision)."""
-
-    def step(w: int) -> Step:
-        def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
-            pre = z3.And(v["ph"] == PLAY, v["t"] == seats)
-            changed = {"t": z3.IntVal(0), "lead": z3.IntVal(w), "cur": z3.IntVal(w)}
-            changed["k"] = v["k"] - 1
-            return pre, {**changed, **then(v, w)}
-
-        return Step(f"seat {w} leads next", clause, False, apply)
-
-    return tuple(step(w) for w in (range(seats) if winners is None else winners))
+WINNER = z3.Int("winner")
+"""The seat a closed trick makes the leader: any seat (the trick rule's choice)."""
 
 
-def end_when_empty(seat: Callable[[int], int]) -> Callable[[Vars, int], dict[str, z3.ArithRef]]:
+def close_step(
+    seats: int, clause: str, then: Callable[[Vars, z3.ArithRef], dict[str, z3.ArithRef]]
+) -> Step:
+    """A full trick is closed (``clause``): any seat (:data:`WINNER`) leads next, each
+    seat now holding one card fewer than at the trick's start; ``then(v, w)`` adds what
+    the game does next (the round's end, a decision)."""
+
+    def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        pre = z3.And(v["ph"] == PLAY, v["t"] == seats)
+        changed = {"t": z3.IntVal(0), "lead": WINNER, "cur": WINNER, "k": v["k"] - 1}
+        return pre, {**changed, **then(v, WINNER)}
+
+    def choice(v: Vars) -> z3.BoolRef:
+        return z3.And(WINNER >= 0, WINNER < seats)
+
+    return Step("a trick closed", clause, lambda v: z3.BoolVal(False), apply, choice)
+
+
+def end_when_empty(
+    seats: int, seat: Callable[[z3.ArithRef], z3.ArithRef]
+) -> Callable[[Vars, z3.ArithRef], dict[str, z3.ArithRef]]:
     """After a trick: the round is over when the hand of ``seat(w)`` is empty (``w`` the
     new leader): the model's own test."""
-    return lambda v, w: {"over": z3.If(v[f"h{seat(w)}"] == 0, 1, 0)}
+    return lambda v, w: {"over": z3.If(held(v, seats, seat(w)) == 0, 1, 0)}
 
 
 def plain_round(
@@ -385,8 +416,8 @@ def plain_round(
         lambda v: z3.And(v["ph"] == PLAY, in_play(v, seats)),
         lambda v: v["over"] != 0,
         (
-            *play_steps(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
-            *close_steps(seats, clause["collect"], end_when_empty(lambda w: 0)),
+            play_step(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["collect"], end_when_empty(seats, lambda w: z3.IntVal(0))),
         ),
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)]),

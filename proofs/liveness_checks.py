@@ -30,21 +30,34 @@ def _core(outcomes: list[Outcome]) -> tuple[str, ...]:
     return tuple(sorted({c for o in outcomes for c in o.clauses if ":" not in c}))
 
 
-def action_result(p: liveness.Progress, hand: int, timeout_ms: int) -> tuple[str, str, Any]:
-    """Status, detail and witness of ``liveness-action`` for machine ``p`` (``hand``: the
-    model's hand size, which the machine's deal must give seat 0)."""
+Named = list[tuple[str, Outcome]]
+
+
+def _first_bad(named: Named, part: str | None = None) -> tuple[str, Outcome] | None:
+    """The first outcome not proved (for ``part``, one whose counterexample breaks it)."""
+    for name, o in named:
+        if o.status != PROVED and (part is None or o.witness.get(part) is not True):
+            return name, o
+    return None
+
+
+def action_result(
+    p: liveness.Progress, steps: Named, hand: int, timeout_ms: int
+) -> tuple[str, str, Any]:
+    """Status, detail and witness of ``liveness-action`` for machine ``p`` from its step
+    outcomes ``steps`` (``hand``: the model's hand size, which the machine's deal must
+    give seat 0)."""
     named = [("base", liveness.base(p, timeout_ms)), ("enabled", liveness.enabled(p, timeout_ms))]
-    named += [(f"step {s.name}", liveness.step(p, s, timeout_ms)) for s in p.steps]
     named += [(f"lemma {m.name}", liveness.lemma(m, timeout_ms)) for m in p.lemmas]
-    bad = [(n, o) for n, o in named if o.status != PROVED]
-    empty = liveness.premises_live(p, timeout_ms)
-    dealt = liveness.bound(p, lambda v: v[p.hand], timeout_ms)
-    outcomes = [o for _, o in named]
+    outcomes = [o for _, o in named + steps]
+    bad = _first_bad(named) or _first_bad(steps, "invariant")
     if bad:
-        name, o = bad[0]
-        return worst([o.status for _, o in bad]), f"{name}: {o.status}", (o.witness, outcomes)
+        name, o = bad
+        return o.status, f"{name}: {o.status} {o.detail}".strip(), (o.witness, outcomes)
+    empty = liveness.premises_live(p, timeout_ms)
     if empty:
         return "fail", "vacuous: " + "; ".join(empty), ({}, outcomes)
+    dealt = liveness.bound(p, lambda v: v[p.hand], timeout_ms)
     if dealt != hand:
         return "fail", f"the machine deals {dealt} cards, the model {hand}", ({}, outcomes)
     detail = (
@@ -54,25 +67,26 @@ def action_result(p: liveness.Progress, hand: int, timeout_ms: int) -> tuple[str
     return PROVED, detail, ({}, outcomes)
 
 
-def round_result(p: liveness.Progress, most: int, timeout_ms: int) -> tuple[str, str, Any]:
-    """Status, detail and witness of ``liveness-round`` (``most``: the model's
-    ``max_decisions``)."""
-    named = [(s.name, liveness.decreases(p, s, timeout_ms)) for s in p.steps]
-    bad = [(n, o) for n, o in named if o.status != PROVED]
-    outcomes = [o for _, o in named]
+def round_result(
+    p: liveness.Progress, steps: Named, most: int, timeout_ms: int
+) -> tuple[str, str, Any]:
+    """Status, detail and witness of ``liveness-round`` from the step outcomes (``most``:
+    the model's ``max_decisions``)."""
+    outcomes = [o for _, o in steps]
+    bad = _first_bad(steps, "rank")
     if bad:
-        name, o = bad[0]
-        return o.status, f"{name} does not decrease the rank", (o.witness, outcomes)
-    steps = liveness.bound(p, p.rank, timeout_ms)
+        name, o = bad
+        return o.status, f"{name}: the rank does not decrease {o.detail}", (o.witness, outcomes)
+    actions = liveness.bound(p, p.rank, timeout_ms)
     decisions = liveness.bound(p, p.decisions, timeout_ms)
-    if steps is None or decisions is None:
+    if actions is None or decisions is None:
         return "unknown", "no bound on the rank at the deal", ({}, outcomes)
-    witness = {"actions": steps, "decisions": decisions, "max_decisions": most}
+    witness = {"actions": actions, "decisions": decisions, "max_decisions": most}
     if decisions > most:
         detail = f"{decisions} decisions in a round exceed the model's max_decisions {most}"
         return "fail", detail, (witness, outcomes)
     detail = (
-        f"a round ends within {steps} steps, {decisions} of them decisions "
+        f"a round ends within {actions} steps, {decisions} of them decisions "
         f"(model's max_decisions: {most})"
     )
     return PROVED, detail, (witness, outcomes)
@@ -88,9 +102,13 @@ def results(
     for readings in reading_combinations(ruleset, part.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
         p = part.progress(game)
+        start = time.perf_counter()
+        steps = [(s.name, liveness.step(p, s, timeout_ms)) for s in p.steps]
+        shared = (time.perf_counter() - start) / 2
+        hand, most = ruleset.hand_size(game), ruleset.max_decisions(game)
         for name, run in (
-            ("liveness-action", lambda: action_result(p, ruleset.hand_size(game), timeout_ms)),
-            ("liveness-round", lambda: round_result(p, ruleset.max_decisions(game), timeout_ms)),
+            ("liveness-action", lambda: action_result(p, steps, hand, timeout_ms)),
+            ("liveness-round", lambda: round_result(p, steps, most, timeout_ms)),
         ):
             start = time.perf_counter()
             status, detail, (witness, outcomes) = run()
@@ -101,7 +119,7 @@ def results(
                     str(players),
                     _label(readings),
                     status,
-                    time.perf_counter() - start,
+                    time.perf_counter() - start + shared,
                     _core(outcomes),
                     detail,
                     witness,

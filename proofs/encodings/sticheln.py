@@ -48,14 +48,16 @@ from tricklaw.proofs.liveness import (
     Progress,
     Step,
     Vars,
-    after,
-    close_steps,
+    close_step,
     dealt,
     end_when_empty,
     in_play,
     offset,
     offset_of_cur,
-    play_steps,
+    held,
+    next_seat,
+    play_step,
+    take_one,
     seat_of,
     trick_names,
 )
@@ -296,17 +298,15 @@ def progress(game: Game) -> Progress:
             ],
         )
 
-    def pick(s: int) -> Step:
-        def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
-            last = v["sel"] + 1 == seats
-            return z3.And(v["ph"] == SELECT, v["cur"] == s, v[f"h{s}"] >= 1), {
-                f"h{s}": v[f"h{s}"] - 1,
-                "sel": v["sel"] + 1,
-                "ph": z3.If(last, PLAY, SELECT),
-                "cur": z3.If(last, v["lead"], after(s, seats)),
-            }
-
-        return Step(f"seat {s} picks", clause["select"], True, apply)
+    def pick(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        last = v["sel"] + 1 == seats
+        cur = v["cur"]
+        return z3.And(v["ph"] == SELECT, held(v, seats, cur) >= 1), {
+            **take_one(v, seats, cur),
+            "sel": v["sel"] + 1,
+            "ph": z3.If(last, PLAY, SELECT),
+            "cur": z3.If(last, v["lead"], next_seat(cur, seats)),
+        }
 
     return Progress(
         game.ruleset.id,
@@ -323,9 +323,9 @@ def progress(game: Game) -> Progress:
         ),
         lambda v: v["over"] != 0,
         (
-            *[pick(s) for s in range(seats)],
-            *play_steps(seats, game.players, clause["turn"], lambda v: v["ph"] == PLAY),
-            *close_steps(seats, clause["collect"], end_when_empty(lambda w: 0)),
+            Step("a card picked", clause["select"], lambda v: z3.BoolVal(True), pick),
+            play_step(seats, game.players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["collect"], end_when_empty(seats, lambda w: z3.IntVal(0))),
         ),
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]),

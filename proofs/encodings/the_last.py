@@ -43,10 +43,11 @@ from tricklaw.proofs.liveness import (
     Progress,
     Step,
     Vars,
-    close_steps,
+    close_step,
     dealt,
     in_play,
-    play_steps,
+    held,
+    play_step,
     seat_of,
     trick_names,
 )
@@ -163,7 +164,7 @@ def progress(game: Game) -> Progress:
     seats, players, clause = game.seats, game.players, game.ruleset.clause
     hand = HAND[players]
     names = trick_names(seats, "pts")
-    def held(v: Vars) -> z3.ArithRef:
+    def in_hands(v: Vars) -> z3.ArithRef:
         return z3.Sum(*[v[f"h{s}"] for s in range(seats)])
 
     def even(v: Vars) -> z3.BoolRef:
@@ -176,22 +177,27 @@ def progress(game: Game) -> Progress:
         lead = z3.And(v["lead"] >= 0, v["lead"] < players)
         return z3.And(even(v), v["k"] >= 0, lead, v["cur"] == v["lead"])
 
-    def taken(v: Vars, w: int) -> dict[str, z3.ArithRef]:
-        if w < players:
+    def taken(v: Vars, w: z3.ArithRef) -> dict[str, z3.ArithRef]:
+        if players == seats:
             return {"ph": z3.IntVal(CHOOSE)}
-        empty = v[f"h{w}"] == 0  # the ghost keeps it (LAST-GHOST-5)
-        return {"ph": z3.If(empty, PLAY, TURN), "over": z3.If(empty, 1, 0)}
+        ghost = w >= players  # the ghost keeps the points card (LAST-GHOST-5)
+        empty = z3.And(ghost, held(v, seats, w) == 0)
+        return {
+            "ph": z3.If(ghost, z3.If(empty, PLAY, TURN), CHOOSE),
+            "over": z3.If(empty, 1, 0),
+        }
 
     def turn_up(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
         return z3.And(v["ph"] == TURN, v["pts"] >= 1), {"pts": v["pts"] - 1, "ph": z3.IntVal(PLAY)}
 
-    def decide(w: int, swap: bool) -> Step:
+    def decide(swap: bool) -> Step:
         def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
-            pre = z3.And(v["ph"] == CHOOSE, v["cur"] == w, v[f"h{w}"] >= 1 if swap else True)
-            empty = v[f"h{w}"] == 0
-            return pre, {"ph": z3.If(empty, PLAY, TURN), "over": z3.If(empty, 1, 0)}
+            size = held(v, seats, v["cur"])
+            pre = z3.And(v["ph"] == CHOOSE, size >= 1) if swap else v["ph"] == CHOOSE
+            return pre, {"ph": z3.If(size == 0, PLAY, TURN), "over": z3.If(size == 0, 1, 0)}
 
-        return Step(f"seat {w} {'swaps' if swap else 'keeps'}", clause["decide"], True, apply)
+        name = "the taker swaps" if swap else "the taker keeps"
+        return Step(name, clause["decide"], lambda v: z3.BoolVal(True), apply)
 
     return Progress(
         game.ruleset.id,
@@ -210,12 +216,13 @@ def progress(game: Game) -> Progress:
         ),
         lambda v: v["over"] != 0,
         (
-            Step("a points card turned up", clause["turn-up"], False, turn_up),
-            *play_steps(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
-            *close_steps(seats, clause["points-card"], taken),
-            *[decide(w, swap) for w in range(players) for swap in (False, True)],
+            Step("a points card turned up", clause["turn-up"], lambda v: z3.BoolVal(False), turn_up),
+            play_step(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["points-card"], taken),
+            decide(False),
+            decide(True),
         ),
-        lambda v: held(v)
+        lambda v: in_hands(v)
         + 3 * v["k"]
         + z3.If(v["ph"] == TURN, 1, 0)
         + z3.If(v["ph"] == CHOOSE, 2, 0),
