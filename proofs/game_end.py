@@ -77,16 +77,22 @@ def fixed_rounds(ending: Ending, game: Game, timeout_ms: int) -> Outcome:
     for value in SAMPLE_TOTALS:
         sample = (value,) * game.seats
         if not ruleset.game_over(game, n, sample):
-            out.status, out.detail = "fail", (
-                f"the model's game_over is false after {n} rounds with totals {sample}, "
-                f"where {ending.clause} ends the game"
+            out.status, out.detail = (
+                "fail",
+                (
+                    f"the model's game_over is false after {n} rounds with totals {sample}, "
+                    f"where {ending.clause} ends the game"
+                ),
             )
             return out
         early = ending_early(ending, n - 1, value, game.seats)
         if n > 1 and ruleset.game_over(game, n - 1, sample) != early:
-            out.status, out.detail = "fail", (
-                f"after {n - 1} rounds with totals {sample} the model's game_over says "
-                f"{not early}, {ending.clause} says {early}"
+            out.status, out.detail = (
+                "fail",
+                (
+                    f"after {n - 1} rounds with totals {sample} the model's game_over says "
+                    f"{not early}, {ending.clause} says {early}"
+                ),
             )
             return out
     out.detail = f"over after {n} rounds whatever the totals; the model agrees"

@@ -182,9 +182,7 @@ def next_seat(x: z3.ArithRef, seats: int) -> z3.ArithRef:
     return z3.If(x == seats - 1, 0, x + 1)
 
 
-def play_step(
-    seats: int, players: int, clause: str, guard: Callable[[Vars], z3.BoolRef]
-) -> Step:
+def play_step(seats: int, players: int, clause: str, guard: Callable[[Vars], z3.BoolRef]) -> Step:
     """The seat to act plays a card of its hand to the trick (``clause``): a decision of
     a player, a move of the rules for an automatic seat (``seat >= players``). ``guard``
     adds the game's own conditions (its phase)."""
@@ -383,7 +381,7 @@ def close_step(
         return pre, {**changed, **then(v, WINNER)}
 
     def choice(v: Vars) -> z3.BoolRef:
-        return z3.And(WINNER >= 0, WINNER < seats)
+        return z3.And(WINNER >= 0, seats > WINNER)
 
     return Step("a trick closed", clause, lambda v: z3.BoolVal(False), apply, choice)
 
@@ -402,6 +400,7 @@ def plain_round(
     players: int,
     hand: int,
     clause: Mapping[str, str],
+    *,
     first: int | None = None,
 ) -> Progress:
     """The round of a game with no decision but the cards played: seat ``first`` (or any

@@ -18,7 +18,7 @@ from typing import Any
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import game_end, liveness
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.obligations import Result, worst
+from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.solver import PROVED, Outcome
 
 
@@ -105,13 +105,13 @@ def results(
         start = time.perf_counter()
         steps = [(s.name, liveness.step(p, s, timeout_ms)) for s in p.steps]
         shared = (time.perf_counter() - start) / 2
-        hand, most = ruleset.hand_size(game), ruleset.max_decisions(game)
-        for name, run in (
-            ("liveness-action", lambda: action_result(p, steps, hand, timeout_ms)),
-            ("liveness-round", lambda: round_result(p, steps, most, timeout_ms)),
-        ):
+        for name in ("liveness-action", "liveness-round"):
             start = time.perf_counter()
-            status, detail, (witness, outcomes) = run()
+            if name == "liveness-action":
+                made = action_result(p, steps, ruleset.hand_size(game), timeout_ms)
+            else:
+                made = round_result(p, steps, ruleset.max_decisions(game), timeout_ms)
+            status, detail, (witness, outcomes) = made
             out.append(
                 Result(
                     name,

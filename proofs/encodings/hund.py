@@ -49,7 +49,6 @@ from tricklaw.proofs.liveness import (
     close_step,
     end_when_empty,
     in_play,
-    held,
     next_seat,
     play_step,
     seat_of,
@@ -250,7 +249,9 @@ def _lemmas(game: Game) -> tuple[Lemma, ...]:
         )
     ]
     if game.options.text("designation-mode") == "sets":
-        out.append(Lemma("a designation set left to choose", lambda: _sets(count), lambda: _free(count)))
+        out.append(
+            Lemma("a designation set left to choose", lambda: _sets(count), lambda: _free(count))
+        )
     else:
         r = z3.Int("round")
         out.append(
@@ -317,7 +318,7 @@ def _columns(hand: int) -> list[Tracked]:
     for downs in (hand - hand // 2, hand // 2):
         ups = hand - downs
         pairs = min(ups, downs)
-        shapes.append(z3.And(_BOTH == pairs, _UP == ups - pairs, _DOWN == downs - pairs))
+        shapes.append(z3.And(pairs == _BOTH, ups - pairs == _UP, downs - pairs == _DOWN))
     return [
         Tracked("HUND-TWO-2", z3.And(_BOTH >= 0, _UP >= 0, _DOWN >= 0)),
         Tracked("HUND-D-VIRTUALODD", z3.Or(*shapes, _DOWN == 0)),

@@ -51,14 +51,14 @@ from tricklaw.proofs.liveness import (
     close_step,
     dealt,
     end_when_empty,
+    held,
     in_play,
+    next_seat,
     offset,
     offset_of_cur,
-    held,
-    next_seat,
     play_step,
-    take_one,
     seat_of,
+    take_one,
     trick_names,
 )
 from tricklaw.proofs.solver import Tracked

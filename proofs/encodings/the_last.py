@@ -45,8 +45,8 @@ from tricklaw.proofs.liveness import (
     Vars,
     close_step,
     dealt,
-    in_play,
     held,
+    in_play,
     play_step,
     seat_of,
     trick_names,
@@ -216,7 +216,7 @@ def progress(game: Game) -> Progress:
         ),
         lambda v: v["over"] != 0,
         (
-            Step("a points card turned up", clause["turn-up"], lambda v: z3.BoolVal(False), turn_up),
+            Step("a points card turned up", clause["turn-up"], _rules_move, turn_up),
             play_step(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
             close_step(seats, clause["points-card"], taken),
             decide(False),
@@ -230,6 +230,11 @@ def progress(game: Game) -> Progress:
         + v["k"]
         + z3.If(v["ph"] == CHOOSE, 1, 0),
     )
+
+
+def _rules_move(v: Vars) -> z3.BoolRef:
+    """A move of the rules, no player's decision."""
+    return z3.BoolVal(False)
 
 
 def ending(game: Game) -> Ending:

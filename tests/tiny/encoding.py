@@ -77,7 +77,9 @@ def progress(game: Game) -> Progress:
     seat 0 leads (TINY-LEAD-1), the cards played in turn (TINY-PLAY-1), the winner leads
     next (TINY-COLLECT-1)."""
     hand = 12 // game.seats
-    return plain_round(game.ruleset.id, game.seats, game.players, hand, game.ruleset.clause, 0)
+    return plain_round(
+        game.ruleset.id, game.seats, game.players, hand, game.ruleset.clause, first=0
+    )
 
 
 def ending(game: Game) -> Ending:
