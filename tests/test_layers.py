@@ -30,6 +30,7 @@ LAYERS = (
     "tricklaw.proofs.encodings:ENCODINGS",
     "tricklaw.proofs.conservation:MACHINES",
     "tricklaw.proofs.liveness:LIVENESS",
+    "tricklaw.proofs.plays:PLAYS",
     "tricklaw.proofs.bounds:BOUNDS",
     "tricklaw.vectors.profiles:PROFILES",
     "tricklaw.views:VIEWS",

@@ -54,6 +54,7 @@ from tricklaw.proofs.liveness import (
     seat_of,
     trick_names,
 )
+from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -212,6 +213,19 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     hands, taken = seat_places("hand", seats), seat_places("taken", seats)
     moves = (*plays(seats, clause), *takes(seats, clause["collect"]))
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+
+
+class HundPlay(FollowLead):
+    """What may be played in Hund (004): the start player plays any card (HUND-PLAY-1); the
+    others play the suit of the trick's first card if they hold it, else any card
+    (HUND-PLAY-2). The effects (trump and the rest) change who wins, not what may be
+    played: the rule needs no trick context."""
+
+    ruleset = "hund"
+    trick_encoding = HundTrick
+    readings = ("more-cards", "values")
+    hold_clause = "HUND-PLAY-1"
+    follow_clause = "HUND-PLAY-2"
 
 
 ENCODINGS.register("hund", HundTrick)
@@ -441,3 +455,4 @@ def ending(game: Game) -> Ending:
 LIVENESS.register(
     "hund", GameLiveness(("designation-mode", "more-cards"), progress, (), ending)
 )
+PLAYS.register("hund", HundPlay)

@@ -43,6 +43,7 @@ from tricklaw.proofs.conservation import (
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import LIVENESS, GameLiveness, Progress, plain_round
+from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -174,6 +175,17 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
 
 
+class LowHighPlay(FollowLead):
+    """What may be played in lowhigh (003): the trick's starter plays any card (LH-PLAY-1); the
+    others follow the first card's colour if they can, else play any card (LH-PLAY-2)."""
+
+    ruleset = "lowhigh"
+    trick_encoding = LowHighTrick
+    readings = ()
+    hold_clause = "LH-PLAY-1"
+    follow_clause = "LH-PLAY-2"
+
+
 ENCODINGS.register("lowhigh", LowHighTrick)
 MACHINES.register("lowhigh", conservation_machine)
 
@@ -196,3 +208,4 @@ def ending(game: Game) -> Ending:
 
 
 LIVENESS.register("lowhigh", GameLiveness((), progress, (), ending))
+PLAYS.register("lowhigh", LowHighPlay)

@@ -4,7 +4,7 @@ layer, registered from outside the package as any third-party game would be.
 * ``spec/``: the rule text, its line count and hash (``sources.toml``) and the clause
   registry (``tiny.toml``);
 * :mod:`.model`: the reference model;
-* :mod:`.encoding`: its trick rule and card flow in Z3, written from the clauses;
+* :mod:`.encoding`: its trick rule, play rule and card flow in Z3, written from the clauses;
 * :mod:`.bounds`: the relaxation its score bounds are proved over, and the plan of the
   witnesses that meet them;
 * :mod:`.vectors`: its conformance-vector profile;
@@ -24,6 +24,7 @@ from tricklaw.proofs.bounds import BOUNDS
 from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.liveness import LIVENESS
+from tricklaw.proofs.plays import PLAYS
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
@@ -34,7 +35,7 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, BOUNDS, PROFILES, VIEWS)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -45,6 +46,7 @@ def register() -> None:
     ENCODINGS.register(RULESET_ID, encoding.TinyTrick)
     MACHINES.register(RULESET_ID, encoding.conservation_machine)
     LIVENESS.register(RULESET_ID, encoding.LIVENESS_PART)
+    PLAYS.register(RULESET_ID, encoding.TinyPlay)
     BOUNDS.register(RULESET_ID, bounds.BOUNDS)
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)

@@ -20,6 +20,7 @@ from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
+from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -89,3 +90,12 @@ def ending(game: Game) -> Ending:
 
 LIVENESS_PART = GameLiveness((), progress, (), ending)
 """Tiny's liveness part: no reading changes its round or its end."""
+class TinyPlay(FollowLead):
+    """What may be played in Tiny: any card to lead; then the led colour if the hand holds
+    it, else any card (TINY-PLAY-1)."""
+
+    ruleset = "tiny"
+    trick_encoding = TinyTrick
+    readings = ()
+    hold_clause = "TINY-PLAY-1"
+    follow_clause = "TINY-PLAY-1"
