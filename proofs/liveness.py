@@ -219,7 +219,28 @@ def base(p: Progress, timeout_ms: int) -> Outcome:
     )
 
 
-def step(p: Progress, s: Step, timeout_ms: int) -> Outcome:
+Memo = dict[tuple[tuple[str, int], ...], list[tuple[list[z3.BoolRef], Outcome]]]
+"""Outcomes of checks already run, by their assertions (a machine that differs from
+another only in its deal, such as Hund with more cards, repeats their steps)."""
+
+
+def remembered(
+    assertions: list[Tracked], timeout_ms: int, memo: Memo | None, decode: Any
+) -> Outcome:
+    """:func:`~tricklaw.proofs.solver.check`, or the outcome of the very same assertions
+    (structurally equal formulas under the same names) checked before."""
+    if memo is None:
+        return check(assertions, timeout_ms, decode)
+    key = tuple((a.clause, a.formula.hash()) for a in assertions)
+    for formulas, outcome in memo.get(key, []):
+        if all(f.eq(a.formula) for f, a in zip(formulas, assertions, strict=True)):
+            return outcome
+    outcome = check(assertions, timeout_ms, decode)
+    memo.setdefault(key, []).append(([a.formula for a in assertions], outcome))
+    return outcome
+
+
+def step(p: Progress, s: Step, timeout_ms: int, memo: Memo | None = None) -> Outcome:
     """Step ``s`` keeps the invariant, lowers the rank (never negative before it) and the
     decisions left by one if it is a decision (never raises them). A counterexample's
     witness says which part failed (``invariant``, ``rank``)."""
@@ -240,7 +261,7 @@ def step(p: Progress, s: Step, timeout_ms: int) -> Outcome:
         out["rank"] = bool(z3.is_true(m.eval(ranks, model_completion=True)))
         return out
 
-    return check(
+    return remembered(
         [
             Tracked("hypothesis:invariant", p.invariant(v)),
             Tracked("hypothesis:round-not-over", z3.Not(p.over(v))),
@@ -248,21 +269,23 @@ def step(p: Progress, s: Step, timeout_ms: int) -> Outcome:
             Tracked("claim:invariant-broken-or-rank-not-decreasing", z3.Not(z3.And(keeps, ranks))),
         ],
         timeout_ms,
+        memo,
         decode,
     )
 
 
-def enabled(p: Progress, timeout_ms: int) -> Outcome:
+def enabled(p: Progress, timeout_ms: int, memo: Memo | None = None) -> Outcome:
     """In every state of the invariant where the round is not over, some step can fire."""
     v = state(p.names, "now")
     guards = [s.apply(v)[0] for s in p.steps]
-    return check(
+    return remembered(
         [
             Tracked("hypothesis:invariant", p.invariant(v)),
             Tracked("hypothesis:round-not-over", z3.Not(p.over(v))),
             Tracked("claim:no-step-enabled", z3.Not(z3.Or(*guards))),
         ],
         timeout_ms,
+        memo,
         _decode(v),
     )
 

@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.proofs import game_end, liveness
+from tricklaw.proofs import game_end, liveness, play_lemma
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.obligations import Result, worst
+from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.solver import PROVED, Outcome
 
 
@@ -42,12 +43,19 @@ def _first_bad(named: Named, part: str | None = None) -> tuple[str, Outcome] | N
 
 
 def action_result(
-    p: liveness.Progress, steps: Named, hand: int, timeout_ms: int
+    p: liveness.Progress,
+    steps: Named,
+    hand: int,
+    timeout_ms: int,
+    memo: liveness.Memo | None = None,
 ) -> tuple[str, str, Any]:
     """Status, detail and witness of ``liveness-action`` for machine ``p`` from its step
     outcomes ``steps`` (``hand``: the model's hand size, which the machine's deal must
     give seat 0)."""
-    named = [("base", liveness.base(p, timeout_ms)), ("enabled", liveness.enabled(p, timeout_ms))]
+    named = [
+        ("base", liveness.base(p, timeout_ms)),
+        ("enabled", liveness.enabled(p, timeout_ms, memo)),
+    ]
     named += [(f"lemma {m.name}", liveness.lemma(m, timeout_ms)) for m in p.lemmas]
     outcomes = [o for _, o in named + steps]
     bad = _first_bad(named) or _first_bad(steps, "invariant")
@@ -99,16 +107,17 @@ def results(
     ``players`` under every combination of the readings they read."""
     part = liveness.LIVENESS[ruleset.id]
     out: list[Result] = []
+    memo: liveness.Memo = {}
     for readings in reading_combinations(ruleset, part.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
         p = part.progress(game)
         start = time.perf_counter()
-        steps = [(s.name, liveness.step(p, s, timeout_ms)) for s in p.steps]
+        steps = [(s.name, liveness.step(p, s, timeout_ms, memo)) for s in p.steps]
         shared = (time.perf_counter() - start) / 2
         for name in ("liveness-action", "liveness-round"):
             start = time.perf_counter()
             if name == "liveness-action":
-                made = action_result(p, steps, ruleset.hand_size(game), timeout_ms)
+                made = action_result(p, steps, ruleset.hand_size(game), timeout_ms, memo)
             else:
                 made = round_result(p, steps, ruleset.max_decisions(game), timeout_ms)
             status, detail, (witness, outcomes) = made
@@ -125,6 +134,7 @@ def results(
                     witness,
                 )
             )
+    out += play_results(ruleset, players, chosen, timeout_ms)
     for readings in reading_combinations(ruleset, part.end_readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
         ending = part.ending(game)
@@ -147,4 +157,40 @@ def results(
                 o.dispute,
             )
         )
+    return out
+
+
+def play_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``liveness-play``: under every reading of the play rule and in every context of its
+    encoding, at every position in a trick, some card of any non-empty hand may be played
+    (:mod:`tricklaw.proofs.play_lemma`)."""
+    cls = PLAYS[ruleset.id]
+    out: list[Result] = []
+    for readings in reading_combinations(ruleset, cls.readings, chosen):
+        game = ruleset.make_game(players, {**chosen, **readings})
+        for context in cls.contexts(game):
+            start = time.perf_counter()
+            outcomes, positions = play_lemma.play_lemma(game, context, timeout_ms)
+            bad = [o for o in outcomes if o.status != PROVED]
+            label = _label({**readings, **{k: str(v) for k, v in context.items()}})
+            detail = (
+                f"{bad[0].status} {bad[0].detail}".strip()
+                if bad
+                else f"some card of every non-empty hand is legal at all {positions} positions"
+            )
+            out.append(
+                Result(
+                    "liveness-play",
+                    ruleset.id,
+                    str(players),
+                    label,
+                    worst([o.status for o in outcomes]),
+                    time.perf_counter() - start,
+                    _core(outcomes),
+                    detail,
+                    bad[0].witness if bad else {},
+                )
+            )
     return out

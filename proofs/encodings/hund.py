@@ -388,9 +388,9 @@ def progress(game: Game) -> Progress:
         return z3.And(
             v["t"] == 0,
             v["over"] == 0,
-            v["k"] == hand,
+            v["k"] >= 1,
             seat_of(v, "lead", seats),
-            *[v[f"h{s}"] == hand for s in range(seats)],
+            *[v[f"h{s}"] == v["k"] for s in range(seats)],
         )
 
     extra = POWER_COUNT if sets else 0

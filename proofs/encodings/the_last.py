@@ -15,17 +15,13 @@ down (LAST-TRICK-3, LAST-COLLECT-1); the played cards are discarded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 import z3
 
-from tricklaw.model.state import Game
-from collections.abc import Mapping, Sequence
-
-import z3
-
 from tricklaw.model.cards import Card
+from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import (
     MACHINES,
     Machine,
