@@ -18,8 +18,8 @@ from tricklaw.model import get_ruleset
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
-from tricklaw.proofs import game_end, liveness, liveness_checks
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
+from tricklaw.proofs import game_end, liveness, liveness_checks, play_lemma
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Tracked
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -49,6 +49,7 @@ def test_tiny_is_live_at_every_table(registered: None) -> None:
         assert {r.obligation for r in results} == {
             "liveness-action",
             "liveness-round",
+            "liveness-play",
             "liveness-game",
         }
         assert all(r.status == PROVED for r in results), [(r.obligation, r.detail) for r in results]
@@ -151,6 +152,26 @@ def test_vacuous_premises_are_reported() -> None:
     assert "the invariant (round under way)" in liveness.premises_live(nothing, TIMEOUT)
     # ... and the induction over an empty invariant proves every step: hence the check.
     assert all(liveness.step(nothing, s, TIMEOUT).status == PROVED for s in nothing.steps)
+
+
+class _MustFollowOnly(tiny.encoding.TinyPlay):  # type: ignore[misc,name-defined]
+    """Tiny's play rule with the fallback lost: the led colour, held or not."""
+
+    def rule(self, held: Any, trick: Any, card: Any) -> list[Tracked]:
+        return [Tracked("TINY-PLAY-1", card[0] == trick[0][0])] if trick else []
+
+
+def test_a_play_rule_that_forbids_every_card_of_some_hand_is_caught(registered: None) -> None:
+    game = tiny.TINY.make_game(3)
+    assert all(o.status == PROVED for o in play_lemma.play_lemma(game, {}, TIMEOUT)[0])
+    enc = _MustFollowOnly(game)
+    assert play_lemma.some_card_legal(enc, 0, TIMEOUT)[0].status == PROVED  # the lead is free
+    out, _ = play_lemma.some_card_legal(enc, 1, TIMEOUT)
+    assert out.status == COUNTEREXAMPLE
+    led = out.witness["trick"][0][0]
+    assert out.witness["hand"] and all(
+        tiny.TINY.palette.parse(c) >> 5 != led for c in out.witness["hand"]
+    )
 
 
 # --- planted bugs in the model ---------------------------------------------------------------
