@@ -248,3 +248,24 @@ def test_a_target_every_round_approaches_is_not_called_endless(registered: None)
     ending = game_end.Ending("TINY-GAME-1", lambda r, t: z3.Or(*[x >= 10 for x in t]), None)
     out = game_end.endless(game, ending, 2)
     assert out.status == UNKNOWN
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS.ids()))
+def test_the_models_rounds_take_no_more_decisions_than_the_machine_proves(
+    ruleset_id: str,
+) -> None:
+    # The machine is written from the clauses; the model's random rounds must fit it: a
+    # model with a decision the machine does not count would exceed the proved bound.
+    from tricklaw.model.agents import play_random_game
+
+    ruleset = get_ruleset(ruleset_id)
+    players = ruleset.player_counts[0]
+    game = ruleset.make_game(players)
+    p = liveness.LIVENESS[ruleset_id].progress(game)
+    bound = liveness.bound(p, p.decisions, TIMEOUT)
+    assert bound is not None
+    for seed in range(1, 4):
+        state = play_random_game(game, seed, max_rounds=2)
+        logs = state.info.history
+        assert logs
+        assert all(len(log.actions) <= bound for log in logs), [len(x.actions) for x in logs]
