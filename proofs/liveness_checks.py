@@ -172,14 +172,15 @@ def play_results(
         game = ruleset.make_game(players, {**chosen, **readings})
         for context in cls.contexts(game):
             start = time.perf_counter()
-            outcomes, positions = play_lemma.play_lemma(game, context, timeout_ms)
+            outcomes, proved = play_lemma.play_lemma(game, context, timeout_ms)
+            size = game.seats
             bad = [o for o in outcomes if o.status != PROVED]
             label = _label({**readings, **{k: str(v) for k, v in context.items()}})
-            detail = (
-                f"{bad[0].status} {bad[0].detail}".strip()
-                if bad
-                else f"some card of every non-empty hand is legal at all {positions} positions"
-            )
+            detail = f"some card of every non-empty hand is legal at all {size} positions"
+            if proved < size:
+                detail += f" ({proved} proved; the rule reads only the first card after)"
+            if bad:
+                detail = f"{bad[0].status} {bad[0].detail}".strip()
             out.append(
                 Result(
                     "liveness-play",

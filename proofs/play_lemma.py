@@ -14,35 +14,80 @@ is unsatisfiable, over every hand (each card of the deck held or not: all hands 
 once). The premises are satisfiable (checked: a hand and a trick exist), so the proof is
 not vacuous. The legality of each card of the deck is the encoding's own formula for a
 symbolic card, instantiated by substitution.
+
+Positions that the rule cannot tell apart are proved once: the trick is handed to the
+rule as an :class:`ObservedTrick`, which records what the rule reads of it. A rule that,
+after the lead, reads only whether the trick is empty and its first card (never its
+length, never a later card) runs the very same way at every later position, so it builds
+the very same formula there, and the proof at the second position covers them all. A
+rule that reads more (The Last's last player reads the length) is proved at each.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import z3
 
 from tricklaw.model.state import Game
-from tricklaw.proofs.plays import PLAYS, PlayEncoding, symbolic, term
+from tricklaw.proofs.plays import PLAYS, CardTerm, Legality, PlayEncoding, symbolic, term
 from tricklaw.proofs.solver import PROVED, Outcome, Tracked, check
 
 
+class ObservedTrick(Sequence[CardTerm]):
+    """The cards of a trick, recording what a rule reads of them: ``whole`` once it asks
+    the length, iterates or slices; ``indices``, the cards it reads one by one."""
+
+    def __init__(self, cards: Sequence[CardTerm]) -> None:
+        self.cards = list(cards)
+        self.whole = False
+        self.indices: set[int] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.cards)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self.cards)
+
+    @overload
+    def __getitem__(self, i: int) -> CardTerm: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[CardTerm]: ...
+
+    def __getitem__(self, i: int | slice) -> CardTerm | Sequence[CardTerm]:
+        if isinstance(i, slice) or i < 0:
+            self.whole = True
+            return self.cards[i]
+        self.indices.add(i)
+        return self.cards[i]
+
+    def __iter__(self) -> Iterator[CardTerm]:
+        self.whole = True
+        return iter(self.cards)
+
+    def reads_only_first(self) -> bool:
+        """Whether the rule read nothing but emptiness and the first card."""
+        return not self.whole and self.indices <= {0}
+
+
 def some_card_legal(
-    enc: PlayEncoding, position: int, timeout_ms: int, before: z3.BoolRef | None = None
-) -> tuple[Outcome, z3.BoolRef]:
+    enc: PlayEncoding, position: int, timeout_ms: int
+) -> tuple[Outcome, ObservedTrick]:
     """At ``position`` in the trick (0: the lead), some card of any non-empty hand may be
-    played; a counterexample names the hand and the trick. Also the rule's formula at this
-    position: when it is the very formula ``before`` (the previous position's, which then
-    reads no card this position adds), the previous proof covers this one and is not
-    repeated."""
+    played; a counterexample names the hand and the trick. Also what the rule read of
+    the trick."""
     held = enc.holding()
     colours, values, deck_clause = enc.deck_table()
     played = symbolic("played")
     trick = [symbolic(f"trick{i}") for i in range(position)]
-    rule = enc.legality(held, trick, played)
-    if before is not None and rule.formula.eq(before):
-        same = Outcome(PROVED, 0.0, rule.clauses, detail="as the position before")
-        return same, rule.formula
+    seen = ObservedTrick(trick)
+    # PlayEncoding.legal, with the trick observed by the rule alone (legal's own guard
+    # asks the length; the positions here are those of an unfinished trick).
+    parts = [Tracked(enc.hold_clause, enc.held_card(held, played)), *enc.rule(held, seen, played)]
+    rule = Legality(z3.And(*[p.formula for p in parts]), tuple(sorted({p.clause for p in parts})))
     legal = [
         z3.substitute(rule.formula, (played[0], colour), (played[1], value))
         for colour, value in (term(c) for c in enc.deck())
@@ -59,7 +104,7 @@ def some_card_legal(
     ]
     if check(premises, timeout_ms).status == PROVED:  # no hand and trick at all: vacuous
         empty = Outcome("fail", 0.0, (), detail=f"position {position}: premises unsatisfiable")
-        return empty, rule.formula
+        return empty, seen
 
     def decode(m: z3.ModelRef) -> dict[str, Any]:
         fmt = enc.game.ruleset.palette.format
@@ -74,16 +119,24 @@ def some_card_legal(
         [*premises, Tracked("claim:no-card-legal", z3.Not(z3.Or(*legal)))], timeout_ms, decode
     )
     out.clauses = tuple(sorted({*out.clauses, *rule.clauses}))
-    return out, rule.formula
+    return out, seen
 
 
 def play_lemma(game: Game, context: dict[str, Any], timeout_ms: int) -> tuple[list[Outcome], int]:
-    """:func:`some_card_legal` at every position of a trick of ``game``, in ``context``;
-    the outcomes and the number of positions."""
-    enc = PLAYS[game.ruleset.id](game, context)
+    """:func:`some_card_legal` at every position of a trick of ``game``, in ``context``
+    (once for all the positions after the lead when the rule reads only the first card);
+    the outcomes and the number of positions proved one by one."""
+    return positions(PLAYS[game.ruleset.id](game, context), timeout_ms)
+
+
+def positions(enc: PlayEncoding, timeout_ms: int) -> tuple[list[Outcome], int]:
+    """:func:`some_card_legal` at every position of a trick under ``enc`` (once for all
+    those after the lead when the rule reads only the first card); the outcomes and the
+    number of positions proved one by one."""
     outs: list[Outcome] = []
-    formula: z3.BoolRef | None = None
     for position in range(enc.size):
-        out, formula = some_card_legal(enc, position, timeout_ms, formula)
+        out, seen = some_card_legal(enc, position, timeout_ms)
         outs.append(out)
+        if position == 1 and seen.reads_only_first():
+            return outs, position + 1
     return outs, enc.size

@@ -174,6 +174,24 @@ def test_a_play_rule_that_forbids_every_card_of_some_hand_is_caught(registered: 
     )
 
 
+class _LastSeatStingy(tiny.encoding.TinyPlay):  # type: ignore[misc,name-defined]
+    """Tiny's play rule forbidding every card to the last seat of a trick (it reads the
+    trick's length, so no position may stand for another)."""
+
+    def rule(self, held: Any, trick: Any, card: Any) -> list[Tracked]:
+        last = len(trick) == self.size - 1
+        return [Tracked("TINY-PLAY-1", z3.BoolVal(not last))]
+
+
+def test_a_rule_that_reads_the_position_is_proved_at_every_position(registered: None) -> None:
+    game = tiny.TINY.make_game(3)
+    _, proved = play_lemma.play_lemma(game, {}, TIMEOUT)
+    assert proved == 2  # Tiny's rule reads only the first card: position 1 stands for 2
+    outs, proved = play_lemma.positions(_LastSeatStingy(game), TIMEOUT)
+    assert proved == 3
+    assert [o.status for o in outs] == [PROVED, PROVED, COUNTEREXAMPLE]
+
+
 # --- planted bugs in the model ---------------------------------------------------------------
 
 
