@@ -299,13 +299,23 @@ def satisfiable(assertions: list[Tracked], timeout_ms: int) -> bool:
 
 
 def premises_live(p: Progress, timeout_ms: int) -> list[str]:
-    """The premises found empty: the invariant with the round under way, each step's
-    guard (and choice) under it, each lemma's premises. An empty list: none is vacuous."""
+    """The premises found empty: the deal; each step's choice on its own (a choice must
+    range over the step's own variables, never constrain the state: then the step is
+    enabled whenever its guard holds, as :func:`enabled` assumes); the invariant with
+    the round under way; each step's guard (and choice) under it; each lemma's premises.
+    An empty list: none is vacuous."""
     v = state(p.names, "now")
+    empty = []
+    if not satisfiable([Tracked(p.deal_clause, p.init(state(p.names, "deal")))], timeout_ms):
+        empty.append("the deal")
+    for s in p.steps:  # a choice ranges over its own variables, whatever the state
+        if not satisfiable([Tracked(s.clause, s.choice(v))], timeout_ms):
+            empty.append(f"the choice of {s.name!r}")
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(p.invariant(v), z3.Not(p.over(v)))
-    empty = [] if solver.check() == z3.sat else ["the invariant (round under way)"]
+    if solver.check() != z3.sat:
+        empty.append("the invariant (round under way)")
     for s in p.steps:
         solver.push()
         solver.add(s.apply(v)[0], s.choice(v))
