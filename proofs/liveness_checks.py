@@ -1,12 +1,18 @@
 """The liveness obligations of one ruleset and player count, as verify results.
 
-For every combination of the readings each part reads (:class:`~tricklaw.proofs.liveness.
-GameLiveness`): ``liveness-action`` (every non-terminal state has a legal action: base,
-steps, enabled, the game's lemmas, and non-vacuity of every premise), ``liveness-round``
-(every round ends: a ranking function, the bounds on actions and decisions, the latter
-within the model's ``max_decisions``) and ``liveness-game`` (every game ends, or a
-finding with an endless cycle of rounds): see :mod:`tricklaw.proofs.liveness` and
-:mod:`tricklaw.proofs.game_end`.
+For every combination of the readings each part reads
+(:class:`~tricklaw.proofs.liveness.GameLiveness`):
+
+* ``liveness-action``: every non-terminal state has a legal action (base, steps,
+  enabled, the game's lemmas, and non-vacuity of every premise);
+* ``liveness-play``: the play rule allows some card of every non-empty hand, at every
+  position of a trick, under every reading of the play rule
+  (:mod:`tricklaw.proofs.play_lemma`);
+* ``liveness-round``: every round ends (a ranking function; the bounds on actions and
+  decisions, the latter within the model's ``max_decisions``);
+* ``liveness-game``: every game ends, or a finding with an endless cycle of rounds.
+
+See :mod:`tricklaw.proofs.liveness` and :mod:`tricklaw.proofs.game_end`.
 """
 
 from __future__ import annotations
