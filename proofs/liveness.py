@@ -95,6 +95,9 @@ class Progress:
     lemmas: tuple[Lemma, ...] = ()
     hand: str = "h0"
     """The variable holding seat 0's hand at the deal (checked against the model)."""
+    observe: Callable[[Any], dict[str, int]] | None = None
+    """A model state (:class:`~tricklaw.model.state.State`) as the machine's variables, for
+    the tests that hold the model's reachable states to the invariant."""
 
 
 @dataclass(frozen=True)
@@ -361,6 +364,31 @@ PLAY, SELECT, CHOOSE, TURN, NAME, SETS = range(6)
 up a card (the rules), name the start player, choose designation sets."""
 
 
+def observed(state: Any, ph: int, **extra: int) -> dict[str, int]:
+    """The variables every trick machine has, read off a model state (one decision
+    awaited, so the round is under way): the hands, the trick, the seat to act, the
+    leader, the phase ``ph``; ``k`` is the hand of the seat to act, which has not played
+    yet; ``extra`` adds the game's own."""
+    hands_now = {f"h{s}": len(hand) for s, hand in enumerate(state.hands)}
+    return {
+        **hands_now,
+        "t": len(state.trick),
+        "cur": state.current,
+        "lead": state.leader,
+        "k": len(state.hands[state.current]),
+        "ph": ph,
+        "over": 0,
+        **extra,
+    }
+
+
+def holds_at(p: Progress, values: Mapping[str, int]) -> bool:
+    """Whether the invariant of ``p`` holds at the concrete ``values``."""
+    v = state(p.names, "seen")
+    pairs = [(v[n], z3.IntVal(values[n])) for n in p.names]
+    return bool(z3.is_true(z3.simplify(z3.substitute(p.invariant(v), *pairs))))
+
+
 def trick_names(seats: int, *extra: str) -> tuple[str, ...]:
     """The variables every trick machine has, and ``extra``."""
     return (*hands(seats), "t", "cur", "lead", "k", "ph", "over", *extra)
@@ -453,4 +481,5 @@ def plain_round(
         ),
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)]),
+        observe=lambda st: observed(st, PLAY),
     )

@@ -287,3 +287,36 @@ def test_the_models_rounds_take_no_more_decisions_than_the_machine_proves(
         logs = state.info.history
         assert logs
         assert all(len(log.actions) <= bound for log in logs), [len(x.actions) for x in logs]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS.ids()))
+def test_every_state_the_model_reaches_satisfies_the_machines_invariant(
+    ruleset_id: str,
+) -> None:
+    # The machine is written from the clauses, the model from the same clauses: the
+    # model's reachable states, read as the machine's variables, must satisfy the
+    # invariant the induction proved (else the machine proves things of another game).
+    from tricklaw.model.agents import random_states
+
+    ruleset = get_ruleset(ruleset_id)
+    for players in (ruleset.player_counts[0], ruleset.player_counts[-1]):
+        game = ruleset.make_game(players)
+        p = liveness.LIVENESS[ruleset_id].progress(game)
+        assert p.observe is not None
+        seen = 0
+        for state in random_states(game, seed=players, max_rounds=2):
+            if state.is_terminal():
+                continue
+            values = p.observe(state)
+            assert liveness.holds_at(p, values), (players, values)
+            seen += 1
+        assert seen > 2 * players
+
+
+def test_a_state_outside_the_invariant_is_told_apart() -> None:
+    p = _tiny_machine(2)
+    game = tiny.TINY.make_game(2)
+    state = game.new_initial_state(1)
+    values = p.observe(state) if p.observe else {}
+    assert liveness.holds_at(p, values)
+    assert not liveness.holds_at(p, {**values, "h1": values["h1"] - 1})  # a card gone

@@ -50,6 +50,7 @@ from tricklaw.proofs.liveness import (
     end_when_empty,
     in_play,
     next_seat,
+    observed,
     play_step,
     seat_of,
     trick_names,
@@ -444,7 +445,16 @@ def progress(game: Game) -> Progress:
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"] + pending(v),
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)]) + pending(v),
         _lemmas(game),
+        observe=observe,
     )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: naming the start player, choosing sets,
+    or playing."""
+    choosing = st.extra.choosing
+    ph = NAME if choosing == "leader" else SETS if choosing == "sets" else PLAY
+    return observed(st, ph, ch=len(st.extra.sets))
 
 
 def ending(game: Game) -> Ending:

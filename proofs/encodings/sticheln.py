@@ -55,6 +55,7 @@ from tricklaw.proofs.liveness import (
     held,
     in_play,
     next_seat,
+    observed,
     offset,
     offset_of_cur,
     play_step,
@@ -383,7 +384,17 @@ def progress(game: Game) -> Progress:
         ),
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]),
+        observe=observe,
     )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: picking (the seat to act holds one card
+    more than it will at the first trick) or playing."""
+    sel = sum(1 for p in st.extra.picked if p is not None)
+    if sel < len(st.extra.picked):
+        return observed(st, SELECT, sel=sel, k=len(st.hands[st.current]) - 1)
+    return observed(st, PLAY, sel=sel)
 
 
 def ending(game: Game) -> Ending:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 import z3
 
@@ -48,6 +49,7 @@ from tricklaw.proofs.liveness import (
     dealt,
     held,
     in_play,
+    observed,
     play_step,
     seat_of,
     trick_names,
@@ -258,7 +260,17 @@ def progress(game: Game) -> Progress:
         lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)])
         + v["k"]
         + z3.If(v["ph"] == CHOOSE, 1, 0),
+        observe=observe,
     )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: a card to play, or the taker's keep or
+    swap (phase CHOOSE: the points card is pending)."""
+    pts = len(st.extra.points)
+    if st.extra.pending is not None:
+        return observed(st, CHOOSE, pts=pts)
+    return observed(st, PLAY, pts=pts)
 
 
 def _rules_move(v: Vars) -> z3.BoolRef:
