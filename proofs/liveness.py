@@ -14,16 +14,21 @@ of tracked assertions, so an unsat core names the clauses it rests on):
 * **action** (``liveness-action``): the deal satisfies the invariant (base); every step
   keeps it (step); and in every state satisfying it where the round is not over some
   step is enabled (enabled). A player's step is guarded by "the seat holds a card", so
-  with the game's *lemmas* (:class:`Lemma`: the play rule allows some card of every
-  non-empty hand; a keep, a pick, a start player or a designation set is always there
-  to choose) every non-terminal state has a legal action;
+  with the game's *lemmas* (:class:`Lemma`: a keep, a pick, a start player or a
+  designation set is always there to choose, a face-up card for Hund's virtual player)
+  and the play rule's (:mod:`tricklaw.proofs.play_lemma`: some card of every non-empty
+  hand may be played) every non-terminal state has a legal action;
 * **round** (``liveness-round``): a ranking function that every step decreases and the
-  invariant keeps non-negative, so a round ends; its greatest value at the deal bounds
-  the actions of a round, and a second count bounds the players' decisions, which must
-  not exceed the model's ``max_decisions`` (the bound its episodes rely on);
-* **non-vacuity**: the invariant holds in some state where the round is not over, and
-  every step can fire from some state satisfying it; a lemma's premises are
-  satisfiable. A proof over an empty set of states proves nothing, so each is checked.
+  invariant keeps non-negative, so a round ends (checked in the same query as the
+  step's invariant, the counterexample saying which part failed); its greatest value
+  at the deal bounds the actions of a round, and a second count bounds the players'
+  decisions, which must not exceed the model's ``max_decisions`` (the bound its
+  episodes rely on);
+* **non-vacuity**: the deal is satisfiable, the invariant holds in some state where the
+  round is not over, and every step can fire from some state satisfying it; a lemma's
+  premises are satisfiable. A proof over an empty set of states proves nothing, so each
+  is checked. The tests also hold every state the model reaches in random games to the
+  invariant (:attr:`Progress.observe`), so the machine is the model's game.
 
 Whether the *game* ends is :mod:`tricklaw.proofs.game_end`'s part. Each game writes its
 machine in its encoding module (:mod:`tricklaw.proofs.encodings`) and registers it in
