@@ -47,7 +47,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import edition_diff, example_constraints, obligations
+from tricklaw.proofs import edition_diff, example_constraints, liveness_checks, obligations
 from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
@@ -264,6 +264,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
+            results += liveness_checks.results(ruleset, n, options, scope.timeout_ms)
             progress(f"{ruleset.id} {n}p: score bounds")
             proved = bounds_results(ruleset, n, scope.timeout_ms, options)
             results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]

@@ -35,6 +35,26 @@ import z3
 from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import (
+    LIVENESS,
+    NAME,
+    PLAY,
+    SETS,
+    GameLiveness,
+    Lemma,
+    Progress,
+    Step,
+    Vars,
+    close_step,
+    end_when_empty,
+    in_play,
+    next_seat,
+    observed,
+    play_step,
+    seat_of,
+    trick_names,
+)
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -211,4 +231,238 @@ class HundPlay(FollowLead):
 
 ENCODINGS.register("hund", HundTrick)
 MACHINES.register("hund", conservation_machine)
+
+
+POWER_COUNT = 5
+"""Five powers, so five designation sets (HUND-OPT-2) and five rounds (HUND-GAME-1)."""
+ROUNDS = 5
+"""Five rounds (HUND-GAME-1)."""
+
+
+def _hand(game: Game) -> tuple[int, int]:
+    """The cards of the deck (five suits, HUND-FACT-1, of 6/6/8/10 or 9/9/12/15 cards,
+    HUND-OPT-1) and of each hand, all dealt evenly over the seats (HUND-GAP-2)."""
+    more = game.options.text("more-cards") == "yes"
+    deck = SUITS * (MORE_CARDS if more else SUIT_CARDS)[game.players]
+    return deck, deck // game.seats
+
+
+def _lemmas(game: Game) -> tuple[Lemma, ...]:
+    """What the guards of Hund's machine stand for: every card dealt; a set left to
+    choose; a face-up card for the virtual player; a designation card for each round."""
+    deck, hand = _hand(game)
+    seats = game.seats
+    count = deck // SUITS
+    out = [
+        Lemma(
+            "every card dealt evenly",
+            lambda: [
+                Tracked("HUND-GAP-2", z3.And(hand * seats <= deck, deck < (hand + 1) * seats)),
+                Tracked("HUND-FACT-1", z3.BoolVal(deck % SUITS == 0)),
+            ],
+            lambda: z3.BoolVal(hand * seats == deck),
+        )
+    ]
+    if game.options.text("designation-mode") == "sets":
+        out.append(
+            Lemma("a designation set left to choose", lambda: _sets(count), lambda: _free(count))
+        )
+    else:
+        r = z3.Int("round")
+        out.append(
+            Lemma(
+                "a designation card left for the round",
+                lambda: [
+                    Tracked("HUND-GAME-1", z3.And(r >= 0, r < ROUNDS)),
+                    Tracked("HUND-DESIG-1", z3.BoolVal(True)),
+                ],
+                lambda: len(DESIGNATIONS) - r >= 1,
+            )
+        )
+    if game.players == 2:
+        out.append(Lemma("a face-up card for the virtual player", lambda: _columns(hand), _shown))
+    return tuple(out)
+
+
+_SUIT = [z3.Int(f"set_suit{i}") for i in range(POWER_COUNT - 1)]
+_VALUE = [z3.Int(f"set_value{i}") for i in range(POWER_COUNT - 1)]
+_CHOSEN = z3.Int("sets_chosen")
+
+
+def _sets(count: int) -> list[Tracked]:
+    """Fewer than five sets chosen, each a suit and a value of the deck, the values
+    distinct and (the stricter reading of HUND-D-SETSUITS, which covers the other) the
+    suits distinct (HUND-OPT-2)."""
+    facts = [
+        z3.And(s >= 0, s < SUITS, v >= 0, v < count) for s, v in zip(_SUIT, _VALUE, strict=True)
+    ]
+    distinct = [
+        z3.Implies(
+            j < _CHOSEN, z3.And(_SUIT[i] != _SUIT[j], _VALUE[i] != _VALUE[j])
+        )
+        for j in range(POWER_COUNT - 1)
+        for i in range(j)
+    ]
+    return [
+        Tracked("HUND-OPT-2", z3.And(_CHOSEN >= 0, _CHOSEN < POWER_COUNT, *facts)),
+        Tracked("HUND-D-SETSUITS", z3.And(*distinct)),
+    ]
+
+
+def _free(count: int) -> z3.BoolRef:
+    """A value no chosen set uses, and a suit none uses: together a set to choose."""
+
+    def unused(chosen: list[z3.ArithRef], x: int) -> z3.BoolRef:
+        return z3.And(*[z3.Implies(i < _CHOSEN, c != x) for i, c in enumerate(chosen)])
+
+    return z3.And(
+        z3.Or(*[unused(_VALUE, v) for v in range(count)]),
+        z3.Or(*[unused(_SUIT, s) for s in range(SUITS)]),
+    )
+
+
+_BOTH, _UP, _DOWN = z3.Ints("columns_both columns_up_only columns_down_only")
+
+
+def _columns(hand: int) -> list[Tracked]:
+    """The virtual player's columns at a trick's start: as dealt, half the cards face down
+    and half face up on them, the odd card either way (HUND-TWO-2, HUND-D-VIRTUALODD); or
+    after a trick, every column without a face-up card turned up (HUND-TWO-6). It holds a
+    card (its hand is the others', so the machine's invariant gives it one)."""
+    shapes = []
+    for downs in (hand - hand // 2, hand // 2):
+        ups = hand - downs
+        pairs = min(ups, downs)
+        shapes.append(z3.And(pairs == _BOTH, ups - pairs == _UP, downs - pairs == _DOWN))
+    return [
+        Tracked("HUND-TWO-2", z3.And(_BOTH >= 0, _UP >= 0, _DOWN >= 0)),
+        Tracked("HUND-D-VIRTUALODD", z3.Or(*shapes, _DOWN == 0)),
+        Tracked("HUND-TWO-6", 2 * _BOTH + _UP + _DOWN >= 1),
+    ]
+
+
+def _shown() -> z3.BoolRef:
+    """A face-up card to play (HUND-TWO-4/5)."""
+    return _BOTH + _UP >= 1
+
+
+def progress(game: Game) -> Progress:
+    """Hund's round as a progress machine: the cards dealt evenly (HUND-GAP-2); the Lead
+    decider of the round before, if any, names the start player, any seat
+    (HUND-POWER-5); with designation sets the players choose five sets in turn
+    (HUND-OPT-2); then the cards played in turn (HUND-PLAY-1; the virtual player's by the
+    rules, HUND-TWO-3), the winner leading next (HUND-COLLECT-1), until the leader's hand
+    is empty."""
+    seats, players, clause = game.seats, game.players, game.ruleset.clause
+    _, hand = _hand(game)
+    sets = game.options.text("designation-mode") == "sets"
+    after_start = SETS if sets else PLAY
+
+    def chooser(s: z3.ArithRef) -> z3.ArithRef:
+        nxt = next_seat(s, seats)
+        return z3.If(nxt >= players, next_seat(nxt, seats), nxt)
+
+    named = z3.Int("named")
+
+    def name(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        return v["ph"] == NAME, {
+            "lead": named,
+            "cur": chooser(named) if sets else named,
+            "ph": z3.IntVal(after_start),
+        }
+
+    def choose(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        last = v["ch"] + 1 == POWER_COUNT
+        return v["ph"] == SETS, {
+            "ch": v["ch"] + 1,
+            "ph": z3.If(last, PLAY, SETS),
+            "cur": z3.If(last, v["lead"], chooser(v["cur"])),
+        }
+
+    def decide(v: Vars) -> z3.BoolRef:
+        return z3.BoolVal(True)
+
+    def player(v: Vars) -> z3.BoolRef:
+        return z3.And(v["cur"] >= 0, v["cur"] < players)
+
+    def waiting(v: Vars) -> z3.BoolRef:
+        return z3.And(
+            v["t"] == 0,
+            v["over"] == 0,
+            v["k"] >= 1,
+            seat_of(v, "lead", seats),
+            *[v[f"h{s}"] == v["k"] for s in range(seats)],
+        )
+
+    extra = POWER_COUNT if sets else 0
+
+    def pending(v: Vars) -> z3.ArithRef:
+        return z3.If(
+            v["ph"] == NAME, 1 + extra, z3.If(v["ph"] == SETS, POWER_COUNT - v["ch"], 0)
+        )
+
+    return Progress(
+        game.ruleset.id,
+        trick_names(seats, "ch"),
+        clause["deal"],
+        lambda v: z3.And(
+            *[v[f"h{s}"] == hand for s in range(seats)],
+            v["t"] == 0,
+            v["k"] == hand,
+            v["over"] == 0,
+            v["ch"] == 0,
+            seat_of(v, "lead", seats),
+            z3.Or(
+                z3.And(v["ph"] == NAME, player(v)),
+                z3.And(v["ph"] == after_start, player(v) if sets else v["cur"] == v["lead"]),
+            ),
+        ),
+        lambda v: z3.Or(
+            z3.And(v["ph"] == NAME, waiting(v), player(v), v["ch"] == 0),
+            z3.And(
+                v["ph"] == SETS,
+                sets,
+                waiting(v),
+                player(v),
+                v["ch"] >= 0,
+                v["ch"] < POWER_COUNT,
+            ),
+            z3.And(v["ph"] == PLAY, in_play(v, seats)),
+        ),
+        lambda v: v["over"] != 0,
+        (
+            Step(
+                "the start player named",
+                clause["lead"],
+                decide,
+                name,
+                lambda v: z3.And(named >= 0, named < seats),
+            ),
+            *([Step("a designation set chosen", clause["sets"], decide, choose)] if sets else []),
+            play_step(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["collect"], end_when_empty(seats, lambda w: w)),
+        ),
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"] + pending(v),
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)]) + pending(v),
+        _lemmas(game),
+        observe=observe,
+    )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: naming the start player, choosing sets,
+    or playing."""
+    choosing = st.extra.choosing
+    ph = NAME if choosing == "leader" else SETS if choosing == "sets" else PLAY
+    return observed(st, ph, ch=len(st.extra.sets))
+
+
+def ending(game: Game) -> Ending:
+    """After five rounds (HUND-GAME-1)."""
+    return Ending("HUND-GAME-1", lambda rounds, totals: rounds >= ROUNDS, ROUNDS)
+
+
+LIVENESS.register(
+    "hund", GameLiveness(("designation-mode", "more-cards"), progress, (), ending)
+)
 PLAYS.register("hund", HundPlay)

@@ -41,6 +41,8 @@ from tricklaw.proofs.conservation import (
     split,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import LIVENESS, GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -186,4 +188,24 @@ class LowHighPlay(FollowLead):
 
 ENCODINGS.register("lowhigh", LowHighTrick)
 MACHINES.register("lowhigh", conservation_machine)
+
+
+HAND_SIZE = 15
+"""Fifteen cards each (LH-DEAL-1)."""
+
+
+def progress(game: Game) -> Progress:
+    """lowhigh's round as a progress machine: fifteen cards each (LH-DEAL-1), any seat
+    starts (LH-D-FIRSTLEAD), the cards played in turn (LH-PLAY-1), the highest card's
+    player leads next (LH-LEAD-1)."""
+    return plain_round(game.ruleset.id, game.seats, game.players, HAND_SIZE, game.ruleset.clause)
+
+
+def ending(game: Game) -> Ending:
+    """After as many rounds as players, or the ``rounds`` agreed (LH-GAME-1)."""
+    n = game.options.number("rounds") or game.players
+    return Ending("LH-GAME-1", lambda rounds, totals: rounds >= n, n)
+
+
+LIVENESS.register("lowhigh", GameLiveness((), progress, (), ending))
 PLAYS.register("lowhigh", LowHighPlay)

@@ -40,6 +40,29 @@ from tricklaw.proofs.conservation import (
     takes,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import (
+    LIVENESS,
+    PLAY,
+    SELECT,
+    GameLiveness,
+    Progress,
+    Step,
+    Vars,
+    close_step,
+    dealt,
+    end_when_empty,
+    held,
+    in_play,
+    next_seat,
+    observed,
+    offset,
+    offset_of_cur,
+    play_step,
+    seat_of,
+    take_one,
+    trick_names,
+)
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
@@ -300,5 +323,104 @@ ENCODINGS.register("sticheln-1993", StichelnTrick)
 ENCODINGS.register("sticheln", StichelnTrick)
 MACHINES.register("sticheln-1993", conservation_machine)
 MACHINES.register("sticheln", conservation_machine)
+
+
+HAND_SIZE = 15
+"""Fifteen cards each (STI93-DEAL-2, STI-DEAL-1)."""
+
+
+def progress(game: Game) -> Progress:
+    """Sticheln's round as a progress machine (both editions): fifteen cards each
+    (``deal``); from the first leader (any seat: the dealer's left, STI93-LEAD-1, or by
+    STI-D-ROUNDLEAD) each player in turn picks one hand card (``select``); then the
+    tricks, the cards played in turn (``turn``), the winner (or, after a trick nobody
+    takes, the same leader) leading next (``collect``), until seat 0's hand is empty."""
+    seats, clause = game.seats, game.ruleset.clause
+    names = trick_names(seats, "sel")
+
+    def picking(v: Vars) -> z3.BoolRef:
+        return z3.And(
+            v["sel"] >= 0,
+            v["sel"] < seats,
+            v["t"] == 0,
+            v["over"] == 0,
+            v["k"] >= 1,
+            seat_of(v, "lead", seats),
+            offset_of_cur(v, seats, "sel"),
+            *[
+                v[f"h{s}"] == v["k"] + 1 - z3.If(offset(s, v, seats) < v["sel"], 1, 0)
+                for s in range(seats)
+            ],
+        )
+
+    def pick(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        last = v["sel"] + 1 == seats
+        cur = v["cur"]
+        return z3.And(v["ph"] == SELECT, held(v, seats, cur) >= 1), {
+            **take_one(v, seats, cur),
+            "sel": v["sel"] + 1,
+            "ph": z3.If(last, PLAY, SELECT),
+            "cur": z3.If(last, v["lead"], next_seat(cur, seats)),
+        }
+
+    return Progress(
+        game.ruleset.id,
+        names,
+        clause["deal"],
+        lambda v: z3.And(
+            dealt(v, seats, HAND_SIZE, seat_of(v, "lead", seats), SELECT),
+            v["sel"] == 0,
+            v["k"] == HAND_SIZE - 1,
+        ),
+        lambda v: z3.Or(
+            z3.And(v["ph"] == SELECT, picking(v)),
+            z3.And(v["ph"] == PLAY, v["sel"] == seats, in_play(v, seats)),
+        ),
+        lambda v: v["over"] != 0,
+        (
+            Step("a card picked", clause["select"], lambda v: z3.BoolVal(True), pick),
+            play_step(seats, game.players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["collect"], end_when_empty(seats, lambda w: z3.IntVal(0))),
+        ),
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]) + v["k"],
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(seats)]),
+        observe=observe,
+    )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: picking (the seat to act holds one card
+    more than it will at the first trick) or playing."""
+    sel = sum(1 for p in st.extra.picked if p is not None)
+    if sel < len(st.extra.picked):
+        return observed(st, SELECT, sel=sel, k=len(st.hands[st.current]) - 1)
+    return observed(st, PLAY, sel=sel)
+
+
+def ending(game: Game) -> Ending:
+    """1993: after the ``rounds`` agreed, or once a total reaches the ``target``
+    (STI93-GAME-1, dispute STI93-D-END); later text: after as many rounds as players, or
+    the ``rounds`` agreed (STI-GAME-1)."""
+    options = game.options
+    if game.ruleset.id == "sticheln-1993" and options.text("end") == "target":
+        target = options.number("target")
+        return Ending(
+            "STI93-GAME-1",
+            lambda rounds, totals: z3.Or(*[t >= target for t in totals]),
+            None,
+            "STI93-D-END",
+        )
+    n = options.number("rounds") or game.players
+    clause = game.ruleset.clause["game-end"]
+    dispute = "STI93-D-END" if game.ruleset.id == "sticheln-1993" else ""
+    return Ending(clause, lambda rounds, totals: rounds >= n, n, dispute)
+
+
+_END_READINGS = ("end", "follow")
+"""What the 1993 end reads, and what most constrains the plays of an endless cycle (the
+all-zero and deck readings are held at their defaults there: a search per reading would
+cost verify seconds for the same finding)."""
+LIVENESS.register("sticheln-1993", GameLiveness((), progress, _END_READINGS, ending))
+LIVENESS.register("sticheln", GameLiveness((), progress, ("zero-lead",), ending))
 PLAYS.register("sticheln-1993", StichelnPlay)
 PLAYS.register("sticheln", StichelnPlay)

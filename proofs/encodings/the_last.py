@@ -16,10 +16,13 @@ down (LAST-TRICK-3, LAST-COLLECT-1); the played cards are discarded.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 import z3
 
 from tricklaw.model.cards import Card
+from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import (
     MACHINES,
     Machine,
@@ -32,6 +35,25 @@ from tricklaw.proofs.conservation import (
     swap,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import (
+    CHOOSE,
+    LIVENESS,
+    PLAY,
+    TURN,
+    GameLiveness,
+    Progress,
+    Step,
+    Vars,
+    close_step,
+    dealt,
+    held,
+    in_play,
+    observed,
+    play_step,
+    seat_of,
+    trick_names,
+)
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -156,4 +178,111 @@ class TheLastPlay(PlayEncoding):
 
 ENCODINGS.register("the-last", TheLastTrick)
 MACHINES.register("the-last", conservation_machine)
+
+
+HAND = MappingProxyType({2: 12, 3: 12, 4: 9, 5: 8})
+"""players -> cards a hand: 12, 9 or 8 for 3, 4 or 5 players (LAST-DEAL-1); 12 each for
+two players and the ghost (LAST-GHOST-1)."""
+
+
+def progress(game: Game) -> Progress:
+    """The Last's round as a progress machine: the hands dealt (``deal``), the rest the
+    points pile (``points-pile``); each trick a points card turned up (``turn-up``, the
+    rules' move: the pile must not run out), the cards played in turn (``turn``; the
+    ghost's by the rules, LAST-GHOST-3), the trick's taker keeping or swapping the points
+    card (``decide``: keep is always there; a swap keeps the hand's size; the ghost keeps,
+    LAST-GHOST-5), until the taker's hand is empty (``round-end``)."""
+    seats, players, clause = game.seats, game.players, game.ruleset.clause
+    hand = HAND[players]
+    names = trick_names(seats, "pts")
+    def in_hands(v: Vars) -> z3.ArithRef:
+        return z3.Sum(*[v[f"h{s}"] for s in range(seats)])
+
+    def even(v: Vars) -> z3.BoolRef:
+        return z3.And(v["t"] == 0, *[v[f"h{s}"] == v["k"] for s in range(seats)])
+
+    def turning(v: Vars) -> z3.BoolRef:
+        return z3.And(even(v), seat_of(v, "lead", seats), v["cur"] == v["lead"], v["k"] >= 1)
+
+    def deciding(v: Vars) -> z3.BoolRef:
+        lead = z3.And(v["lead"] >= 0, v["lead"] < players)
+        return z3.And(even(v), v["k"] >= 0, lead, v["cur"] == v["lead"])
+
+    def taken(v: Vars, w: z3.ArithRef) -> dict[str, z3.ArithRef]:
+        if players == seats:
+            return {"ph": z3.IntVal(CHOOSE)}
+        ghost = w >= players  # the ghost keeps the points card (LAST-GHOST-5)
+        empty = z3.And(ghost, held(v, seats, w) == 0)
+        return {
+            "ph": z3.If(ghost, z3.If(empty, PLAY, TURN), CHOOSE),
+            "over": z3.If(empty, 1, 0),
+        }
+
+    def turn_up(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+        return z3.And(v["ph"] == TURN, v["pts"] >= 1), {"pts": v["pts"] - 1, "ph": z3.IntVal(PLAY)}
+
+    def decide(swap: bool) -> Step:
+        def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
+            size = held(v, seats, v["cur"])
+            pre = z3.And(v["ph"] == CHOOSE, size >= 1) if swap else v["ph"] == CHOOSE
+            return pre, {"ph": z3.If(size == 0, PLAY, TURN), "over": z3.If(size == 0, 1, 0)}
+
+        name = "the taker swaps" if swap else "the taker keeps"
+        return Step(name, clause["decide"], lambda v: z3.BoolVal(True), apply)
+
+    return Progress(
+        game.ruleset.id,
+        names,
+        clause["deal"],
+        lambda v: z3.And(
+            dealt(v, seats, hand, z3.And(v["lead"] >= 0, v["lead"] < players), TURN),
+            v["k"] == hand,
+            v["pts"] == COLOURS * len(VALUES) - seats * hand,
+        ),
+        lambda v: z3.And(
+            z3.Implies(v["ph"] == TURN, z3.And(turning(v), v["over"] == 0, v["pts"] >= v["k"])),
+            z3.Implies(v["ph"] == PLAY, z3.And(in_play(v, seats), v["pts"] >= v["k"] - 1)),
+            z3.Implies(v["ph"] == CHOOSE, z3.And(deciding(v), v["over"] == 0, v["pts"] >= v["k"])),
+            z3.Or(v["ph"] == TURN, v["ph"] == PLAY, v["ph"] == CHOOSE),
+        ),
+        lambda v: v["over"] != 0,
+        (
+            Step("a points card turned up", clause["turn-up"], _rules_move, turn_up),
+            play_step(seats, players, clause["turn"], lambda v: v["ph"] == PLAY),
+            close_step(seats, clause["points-card"], taken),
+            decide(False),
+            decide(True),
+        ),
+        lambda v: in_hands(v)
+        + 3 * v["k"]
+        + z3.If(v["ph"] == TURN, 1, 0)
+        + z3.If(v["ph"] == CHOOSE, 2, 0),
+        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)])
+        + v["k"]
+        + z3.If(v["ph"] == CHOOSE, 1, 0),
+        observe=observe,
+    )
+
+
+def observe(st: Any) -> dict[str, int]:
+    """A model state as the machine's variables: a card to play, or the taker's keep or
+    swap (phase CHOOSE: the points card is pending)."""
+    pts = len(st.extra.points)
+    if st.extra.pending is not None:
+        return observed(st, CHOOSE, pts=pts)
+    return observed(st, PLAY, pts=pts)
+
+
+def _rules_move(v: Vars) -> z3.BoolRef:
+    """A move of the rules, no player's decision."""
+    return z3.BoolVal(False)
+
+
+def ending(game: Game) -> Ending:
+    """After the ``rounds`` agreed (LAST-D-ROUNDS)."""
+    n = game.options.number("rounds")
+    return Ending("LAST-D-ROUNDS", lambda rounds, totals: rounds >= n, n)
+
+
+LIVENESS.register("the-last", GameLiveness((), progress, (), ending))
 PLAYS.register("the-last", TheLastPlay)

@@ -23,6 +23,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds import BOUNDS
 from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.liveness import LIVENESS
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
@@ -34,7 +35,7 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, ENCODINGS, MACHINES, PLAYS, BOUNDS, PROFILES, VIEWS)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -44,6 +45,7 @@ def register() -> None:
     RULESETS.register(RULESET_ID, TINY)
     ENCODINGS.register(RULESET_ID, encoding.TinyTrick)
     MACHINES.register(RULESET_ID, encoding.conservation_machine)
+    LIVENESS.register(RULESET_ID, encoding.LIVENESS_PART)
     PLAYS.register(RULESET_ID, encoding.TinyPlay)
     BOUNDS.register(RULESET_ID, bounds.BOUNDS)
     PROFILES.register(RULESET_ID, PROFILE)

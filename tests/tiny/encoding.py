@@ -16,7 +16,10 @@ from collections.abc import Mapping
 
 import z3
 
+from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
+from tricklaw.proofs.game_end import Ending
+from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -70,6 +73,23 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
 
 
+def progress(game: Game) -> Progress:
+    """Tiny's round as a progress machine: all twelve cards dealt evenly (TINY-DEAL-1),
+    seat 0 leads (TINY-LEAD-1), the cards played in turn (TINY-PLAY-1), the winner leads
+    next (TINY-COLLECT-1)."""
+    hand = 12 // game.seats
+    return plain_round(
+        game.ruleset.id, game.seats, game.players, hand, game.ruleset.clause, first=0
+    )
+
+
+def ending(game: Game) -> Ending:
+    """One deal is the game (TINY-GAME-1)."""
+    return Ending("TINY-GAME-1", lambda rounds, totals: rounds >= 1, 1)
+
+
+LIVENESS_PART = GameLiveness((), progress, (), ending)
+"""Tiny's liveness part: no reading changes its round or its end."""
 class TinyPlay(FollowLead):
     """What may be played in Tiny: any card to lead; then the led colour if the hand holds
     it, else any card (TINY-PLAY-1)."""
