@@ -28,13 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import z3
 
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog, State
 from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    cards_of_colour,
+    per_round,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -197,3 +204,70 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
 
 ENCODINGS.register("hund", HundTrick)
 MACHINES.register("hund", conservation_machine)
+
+
+# --- the quantities the clauses pick by (tricklaw.proofs.ties) ------------------------------
+
+HUND_POWER, LEAD_POWER = 2, 4
+"""The places of Hund (HUND-POWER-3) and Lead (HUND-POWER-5) among the five effects, in
+the order they are handed out (HUND-DESIG-1)."""
+
+
+def _hund(enc: TrickEncoding) -> HundTrick:
+    return cast(HundTrick, enc)
+
+
+def _trumps(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The trumps of the trick (HUND-TRICK-1)."""
+    return _hund(enc).trumps()
+
+
+def _any_trump(enc: TrickEncoding) -> z3.BoolRef:
+    return z3.Or(*_trumps(enc))
+
+
+def _lead_suit(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The cards of the first card's suit (HUND-TRICK-2)."""
+    return _hund(enc).lead_suit()
+
+
+def _no_trump(enc: TrickEncoding) -> z3.BoolRef:
+    return z3.Not(_any_trump(enc))
+
+
+def _suit_counts(power: int, with_virtual: bool) -> Any:
+    """How many cards of the suit holding effect ``power`` each seat took in a round (the
+    virtual player's seat too when ``with_virtual``, else the players' only); None for a
+    round in which no suit took that effect."""
+
+    def count(game: Game, log: RoundLog) -> tuple[int, ...] | None:
+        holders = dict(log.facts).get("powers") or ()
+        if len(holders) <= power or holders[power] is None:
+            return None
+        suit = game.ruleset.palette.letters.index(holders[power])
+        seats = game.seats if with_virtual else game.players
+        return cards_of_colour(log.taken(game.seats), suit)[:seats]
+
+    return count
+
+
+def _hund_counts(game: Game, state: State[Any]) -> Any:
+    """The Hund-suit counts compared by HUND-POWER-3: the virtual player's too unless
+    ``virtual-hund=ignored`` (HUND-D-VIRTUALHUND)."""
+    with_virtual = game.options["virtual-hund"] == "counts"
+    return per_round(_suit_counts(HUND_POWER, with_virtual))(game, state)
+
+
+TIES.register(
+    "hund",
+    MappingProxyType(
+        {
+            "trump-value": CardQuantity(_trumps, applies=_any_trump),
+            "lead-suit-value": CardQuantity(_lead_suit, applies=_no_trump),
+            "hund-cards": PlayerQuantity(observe=_hund_counts, readings=("virtual-hund",)),
+            # Every seat's Lead cards compete; a virtual decider decides nothing (HUND-GAP-6).
+            "lead-cards": PlayerQuantity(observe=per_round(_suit_counts(LEAD_POWER, True))),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

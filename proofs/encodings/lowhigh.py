@@ -41,6 +41,13 @@ from tricklaw.proofs.conservation import (
     split,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    every_card,
+    play_order,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -174,3 +181,16 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
 
 ENCODINGS.register("lowhigh", LowHighTrick)
 MACHINES.register("lowhigh", conservation_machine)
+
+TIES.register(
+    "lowhigh",
+    MappingProxyType(
+        {
+            # The highest and the lowest card: the numbers of every card, colour playing
+            # no part (LH-TRICK-2, LH-TRICK-3); the latest copy: the order of play.
+            "number": CardQuantity(every_card),
+            "play-order": CardQuantity(every_card, play_order),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

@@ -16,6 +16,8 @@ down (LAST-TRICK-3, LAST-COLLECT-1); the played cards are discarded.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
+from typing import cast
 
 import z3
 
@@ -31,6 +33,7 @@ from tricklaw.proofs.conservation import (
     swap,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -127,3 +130,19 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
 
 ENCODINGS.register("the-last", TheLastTrick)
 MACHINES.register("the-last", conservation_machine)
+
+
+def _winning(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The cards of the winning colour, compared by value (LAST-TRICK-3)."""
+    return cast(TheLastTrick, enc).winning()
+
+
+TIES.register(
+    "the-last",
+    MappingProxyType(
+        {
+            "winning-colour-value": CardQuantity(_winning),
+            "total": PlayerQuantity(),
+        }
+    ),
+)
