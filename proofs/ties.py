@@ -109,11 +109,7 @@ def witness_game(game: Game, q: PlayerQuantity, largest: bool) -> dict[str, Any]
     for seed in range(1, WITNESS_GAMES + 1):
         if time.perf_counter() - start > WITNESS_SECONDS:
             break
-        state = None
-        for state in random_states(game, seed, max_rounds=MAX_ROUNDS):  # noqa: B007 (the last)
-            continue
-        if state is None:
-            continue
+        *_, state = random_states(game, seed, max_rounds=MAX_ROUNDS)
         for n, values in enumerate(q.observe(game, state)):
             if _tied(values, largest):
                 return {
