@@ -47,6 +47,29 @@ def every_card(enc: TrickEncoding) -> list[z3.BoolRef]:
     return [z3.BoolVal(True) for _ in range(enc.size)]
 
 
+def cards(method: str) -> Callable[[TrickEncoding], list[z3.BoolRef]]:
+    """The cards a method of the game's trick encoding names (e.g. its ``trumps``), one
+    flag per card played."""
+
+    def eligible(enc: TrickEncoding) -> list[z3.BoolRef]:
+        flags: list[z3.BoolRef] = getattr(enc, method)()
+        return flags
+
+    return eligible
+
+
+def any_of(
+    eligible: Callable[[TrickEncoding], list[z3.BoolRef]], present: bool = True
+) -> Callable[[TrickEncoding], z3.BoolRef]:
+    """When some card of ``eligible`` is in the trick (or, not ``present``, none is)."""
+
+    def applies(enc: TrickEncoding) -> z3.BoolRef:
+        some = z3.Or(*eligible(enc))
+        return some if present else z3.Not(some)
+
+    return applies
+
+
 def always(enc: TrickEncoding) -> z3.BoolRef:
     """The pick applies to every trick."""
     return z3.BoolVal(True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import sys
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,20 +27,14 @@ from tricklaw.spec.errors import SpecError
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import tiny  # noqa: E402  (the example plug-in, beside this file)
+import test_adding_a_ruleset  # noqa: E402  (Tiny, the example plug-in, and its fixture)
+
+registered = test_adding_a_ruleset.registered
+
+clause = pytest.mark.clause
 
 MUTANT = HERE / "engines" / "mutant_engine.py"
 TIMEOUT = 30_000
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    """Tiny, registered in every layer for the test, and removed after it."""
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def _tiny_data() -> dict[str, Any]:
@@ -181,6 +174,18 @@ def test_every_ruleset_passes_the_detector() -> None:
         assert all(r.machine == "tie" and r.dispute for r in results if r.status == "finding")
 
 
+@clause("STI93-DEAL-1", "STI93-D-DRAWTIE")
+def test_the_draw_for_the_first_dealer_can_tie_and_the_text_is_silent() -> None:
+    """Found by Z3 from the deck alone (the model does not play the draw): two players
+    draw the same highest value in different colours."""
+    results = ties.tie_results(get_ruleset("sticheln-1993"), 4, {}, TIMEOUT)
+    draw = next(r for r in results if r.obligation.startswith("tie STI93-DEAL-1"))
+    assert (draw.status, draw.dispute) == ("finding", "STI93-D-DRAWTIE")
+    values = sorted(draw.witness["values"])
+    assert values[-1] == values[-2] and "no switch" in draw.detail
+
+
+@clause("LAST-GAME-1", "LAST-D-GAMETIE")
 def test_the_last_finds_its_game_tie_at_every_count() -> None:
     results = ties.ties(get_ruleset("the-last"), (2, 3, 4, 5), {}, TIMEOUT, complete=True)
     found = {r.players for r in results if r.dispute == "LAST-D-GAMETIE"}
@@ -217,6 +222,7 @@ def test_bad_picks_are_rejected(change: dict[str, str], message: str) -> None:
 # --- the game-winner tie switch ---------------------------------------------------------------
 
 
+@clause("STI93-D-GAMETIE", "STI-D-GAMETIE", "LAST-D-GAMETIE", "LH-D-GAMETIE", "HUND-D-GAMETIE")
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_every_ruleset_switches_its_game_tie(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)

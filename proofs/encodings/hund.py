@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
 import z3
 
@@ -39,6 +39,8 @@ from tricklaw.proofs.quantities import (
     TIES,
     CardQuantity,
     PlayerQuantity,
+    any_of,
+    cards,
     cards_of_colour,
     per_round,
 )
@@ -213,26 +215,10 @@ HUND_POWER, LEAD_POWER = 2, 4
 the order they are handed out (HUND-DESIG-1)."""
 
 
-def _hund(enc: TrickEncoding) -> HundTrick:
-    return cast(HundTrick, enc)
-
-
-def _trumps(enc: TrickEncoding) -> list[z3.BoolRef]:
-    """The trumps of the trick (HUND-TRICK-1)."""
-    return _hund(enc).trumps()
-
-
-def _any_trump(enc: TrickEncoding) -> z3.BoolRef:
-    return z3.Or(*_trumps(enc))
-
-
-def _lead_suit(enc: TrickEncoding) -> list[z3.BoolRef]:
-    """The cards of the first card's suit (HUND-TRICK-2)."""
-    return _hund(enc).lead_suit()
-
-
-def _no_trump(enc: TrickEncoding) -> z3.BoolRef:
-    return z3.Not(_any_trump(enc))
+TRUMPS = cards("trumps")
+"""The trumps of the trick (HUND-TRICK-1)."""
+LEAD_SUIT = cards("lead_suit")
+"""The cards of the first card's suit (HUND-TRICK-2)."""
 
 
 def _suit_counts(power: int, with_virtual: bool) -> Any:
@@ -262,8 +248,8 @@ TIES.register(
     "hund",
     MappingProxyType(
         {
-            "trump-value": CardQuantity(_trumps, applies=_any_trump),
-            "lead-suit-value": CardQuantity(_lead_suit, applies=_no_trump),
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
+            "lead-suit-value": CardQuantity(LEAD_SUIT, applies=any_of(TRUMPS, present=False)),
             "hund-cards": PlayerQuantity(observe=_hund_counts, readings=("virtual-hund",)),
             # Every seat's Lead cards compete; a virtual decider decides nothing (HUND-GAP-6).
             "lead-cards": PlayerQuantity(observe=per_round(_suit_counts(LEAD_POWER, True))),

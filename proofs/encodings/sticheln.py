@@ -43,6 +43,8 @@ from tricklaw.proofs.quantities import (
     TIES,
     CardQuantity,
     PlayerQuantity,
+    any_of,
+    cards,
     every_card,
     play_order,
 )
@@ -262,13 +264,8 @@ def _sticheln(enc: TrickEncoding) -> StichelnTrick:
     return cast(StichelnTrick, enc)
 
 
-def _trumps(enc: TrickEncoding) -> list[z3.BoolRef]:
-    """The cards compared across colours: non-zero cards off the lead colour."""
-    return _sticheln(enc).trumps()
-
-
-def _any_trump(enc: TrickEncoding) -> z3.BoolRef:
-    return z3.Or(*_trumps(enc))
+TRUMPS = cards("trumps")
+"""The cards compared across colours: non-zero cards off the lead colour."""
 
 
 def _start_colour(enc: TrickEncoding) -> list[z3.BoolRef]:
@@ -310,7 +307,7 @@ TIES.register(
                 observe=lambda game, state: (), relaxation=_draw, exact=True, modelled=False
             ),
             "start-colour-value": CardQuantity(_start_colour),
-            "trump-value": CardQuantity(_trumps, applies=_any_trump),
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
             "play-order": CardQuantity(every_card, play_order),
             "total": PlayerQuantity(),
         }
@@ -321,7 +318,7 @@ TIES.register(
     MappingProxyType(
         {
             "lead-colour-value": CardQuantity(_lead_nonzero),
-            "trump-value": CardQuantity(_trumps, applies=_any_trump),
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
             "play-order": CardQuantity(every_card, play_order),
             "total": PlayerQuantity(),
         }

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import cast
 
 import z3
 
@@ -33,7 +32,7 @@ from tricklaw.proofs.conservation import (
     swap,
 )
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity
+from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, cards
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -132,16 +131,12 @@ ENCODINGS.register("the-last", TheLastTrick)
 MACHINES.register("the-last", conservation_machine)
 
 
-def _winning(enc: TrickEncoding) -> list[z3.BoolRef]:
-    """The cards of the winning colour, compared by value (LAST-TRICK-3)."""
-    return cast(TheLastTrick, enc).winning()
-
-
 TIES.register(
     "the-last",
     MappingProxyType(
         {
-            "winning-colour-value": CardQuantity(_winning),
+            # The cards of the winning colour, compared by value (LAST-TRICK-3).
+            "winning-colour-value": CardQuantity(cards("winning")),
             "total": PlayerQuantity(),
         }
     ),

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import cast
 
 import z3
 
 from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
-from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity
+from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -73,23 +72,16 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
 
 
-def _led(enc: TrickEncoding) -> list[z3.BoolRef]:
-    """The cards of the led colour, compared by value (TINY-TRICK-1)."""
-    return cast(TinyTrick, enc).led()
-
-
 def _points(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
     """Each player's points: none below zero, and one a trick, all twelve cards dealt
     and played (TINY-DEAL-1, TINY-SCORE-1)."""
     tricks = 12 // game.players
-    return [
-        Tracked("TINY-SCORE-1", z3.And(*[v >= 0 for v in values], z3.Sum(*values) == tricks))
-    ]
+    return [Tracked("TINY-SCORE-1", z3.And(*[v >= 0 for v in values], z3.Sum(*values) == tricks))]
 
 
 QUANTITIES: Mapping[str, CardQuantity | PlayerQuantity] = MappingProxyType(
     {
-        "led-colour-value": CardQuantity(_led),
+        "led-colour-value": CardQuantity(cards("led")),  # by value (TINY-TRICK-1)
         "total": PlayerQuantity(relaxation=_points),
     }
 )
