@@ -157,9 +157,17 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
 
 
 def _verdict(
-    registry: Registry, ruleset: Ruleset[Any], pick: Pick, *, q: Quantity, out: Outcome
+    registry: Registry,
+    ruleset: Ruleset[Any],
+    pick: Pick,
+    *,
+    q: Quantity,
+    out: Outcome,
+    stated: frozenset[str] | None,
 ) -> Outcome:
-    """``out`` (counterexample = a tie is possible) judged against what the text says."""
+    """``out`` (counterexample = a tie is possible) judged against what the text says;
+    ``stated``, for a card pick, the clauses the trick encoding states its rule by (a
+    tie-break clause must be one of them)."""
     if out.status == PROVED:
         out.detail = f"no two can share the {pick.by} {pick.quantity}"
         return out
@@ -173,6 +181,12 @@ def _verdict(
         )
         return out
     if pick.tie not in disputes:
+        if stated is not None and pick.tie not in stated:
+            out.detail = (
+                f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
+                "to break it, but the trick encoding states no such rule"
+            )
+            return out
         out.status = PROVED
         out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
         return out
@@ -215,25 +229,28 @@ def _decide(
     *,
     chosen: Mapping[str, str],
     ms: int,
-) -> Iterator[tuple[str, Outcome]]:
-    """Each reading's answer to "can ``pick`` tie?" (counterexample = yes)."""
+) -> Iterator[tuple[str, Outcome, frozenset[str] | None]]:
+    """Each reading's answer to "can ``pick`` tie?" (counterexample = yes), with the
+    clauses the trick encoding states its rule by (for a card pick)."""
     if isinstance(q, CardQuantity):
         cls = ENCODINGS[ruleset.id]
         for readings in reading_combinations(ruleset, cls.readings, chosen):
             game = ruleset.make_game(players, {**chosen, **readings})
-            outs = [card_tie(cls(game, ctx), clause.id, q, pick, ms) for ctx in cls.contexts(game)]
+            encs = [cls(game, ctx) for ctx in cls.contexts(game)]
+            outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
+            stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
             tie = next((o for o in outs if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
             if tie is None:
                 core = tuple(sorted({c for o in outs for c in o.clauses}))
-                yield _label(readings), Outcome(PROVED, seconds, core)
+                yield _label(readings), Outcome(PROVED, seconds, core), stated
             else:
                 tie.seconds = seconds
-                yield _label(readings), tie
+                yield _label(readings), tie, stated
         return
     for readings in reading_combinations(ruleset, q.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
-        yield _label(readings), player_tie(game, clause.id, q, pick, ms)
+        yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
 
 
 def tie_results(
@@ -263,10 +280,10 @@ def tie_results(
                 )
             )
             continue
-        for label, answer in _decide(
+        for label, answer, stated in _decide(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
-            v = _verdict(registry, ruleset, pick, q=q, out=answer)
+            v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
             out.append(
                 Result(
                     name,

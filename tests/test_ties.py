@@ -100,6 +100,26 @@ def test_a_newly_marked_card_pick_that_can_tie_is_caught(monkeypatch: pytest.Mon
     assert max(values) == sorted(values)[-2]
 
 
+def test_a_tie_break_clause_the_trick_rule_does_not_state_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lowhigh's highest number, its tie said to be broken by the scoring clause."""
+    registry = load_registry("lowhigh")
+    clauses = tuple(
+        dataclasses.replace(c, picks=(Pick("card", "highest", "number", "LH-SCORE-1"),))
+        if c.id == "LH-TRICK-2"
+        else c
+        for c in registry.clauses
+    )
+    monkeypatch.setattr(
+        ties, "load_registry", lambda _: dataclasses.replace(registry, clauses=clauses)
+    )
+    results = ties.tie_results(get_ruleset("lowhigh"), 3, {}, TIMEOUT)
+    bad = [r for r in results if r.obligation.startswith("tie LH-TRICK-2")]
+    assert [r.status for r in bad] == ["counterexample"]
+    assert "states no such rule" in bad[0].detail
+
+
 def test_a_tie_dispute_without_a_switch_fails(
     registered: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
