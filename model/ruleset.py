@@ -33,6 +33,38 @@ from tricklaw.spec.errors import CardError, OptionError, SpecError
 
 X = TypeVar("X")
 
+GAME_TIE = "game-tie"
+"""The option of every ruleset whose text leaves a tie for the game's win open: its
+readings are :data:`GAME_TIE_READINGS`, the dispute's (``*-D-GAMETIE`` in each registry)."""
+GAME_TIE_READINGS = ("shared", "nobody", "first-seat")
+"""A tie for the best total: every tied player wins (the default); nobody wins (a drawn
+game); the tied player in the lowest seat wins (what an engine taking the first best
+index, ``argmax``, does)."""
+
+
+def game_tie_option(dispute: str) -> OptionSpec:
+    """The ``game-tie`` option of a ruleset whose dispute ``dispute`` records the gap."""
+    return OptionSpec(
+        GAME_TIE,
+        GAME_TIE_READINGS[0],
+        "who wins when players tie for the best total",
+        choices=GAME_TIE_READINGS,
+        dispute=dispute,
+    )
+
+
+def break_game_tie(game: Game, tied: tuple[int, ...]) -> tuple[int, ...]:
+    """The winners among the seats ``tied`` for the best total (in seat order), by the
+    game's ``game-tie`` reading; all of them when the ruleset has no such option."""
+    if len(tied) < 2:
+        return tied
+    reading = dict(game.options.items).get(GAME_TIE, GAME_TIE_READINGS[0])
+    if reading == "nobody":
+        return ()
+    if reading == "first-seat":
+        return tied[:1]
+    return tied
+
 
 # Compiled with mypyc where the build allows (setup.py); a ruleset may still be a plain
 # Python subclass (the Sticheln editions, the tests' mutants).
@@ -227,10 +259,12 @@ class Ruleset(ABC, Generic[X]):
         facts), independent of the state's own bookkeeping of taken cards."""
 
     def winners(self, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
-        """The players (never an automatic seat) with the highest total, all of them
-        when tied."""
+        """The players (never an automatic seat) with the highest total; a tie is settled
+        by the ruleset's ``game-tie`` option (:func:`break_game_tie`), shared by default."""
         best = max(totals[: game.players])
-        return tuple(seat for seat in range(game.players) if totals[seat] == best)
+        return break_game_tie(
+            game, tuple(seat for seat in range(game.players) if totals[seat] == best)
+        )
 
     def automatic_action(self, state: State[X]) -> int | None:
         """The forced action of the current seat when the rules play it (a ghost or

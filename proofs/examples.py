@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tricklaw.model.cards import Card
-from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.ruleset import GAME_TIE, Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.proofs.combinations import dispute_options, reading_combinations
 from tricklaw.spec import load_examples
@@ -146,11 +146,13 @@ def _check_score(ruleset: Ruleset[Any], ex: dict[str, Any], options: dict[str, s
 
 
 def check_examples(ruleset_id: str) -> list[ExampleCheck]:
-    """Every worked example of ``ruleset_id`` under every combination of readings."""
+    """Every worked example of ``ruleset_id`` under every combination of readings (but
+    those of ``game-tie``: no worked example reaches the game's winner)."""
     ruleset = get_ruleset(ruleset_id)
     data = load_examples(ruleset_id)
     out = []
-    for readings in reading_combinations(ruleset, dispute_options(ruleset)):
+    options = [name for name in dispute_options(ruleset) if name != GAME_TIE]
+    for readings in reading_combinations(ruleset, options):
         cases: list[tuple[str, tuple[str, ...], dict[str, Any], Any]] = [
             (ex["id"], tuple(ex["clauses"]), ex, _check_sequence) for ex in data.get("sequence", [])
         ] + [(ex["clause"], (ex["clause"],), ex, _check_score) for ex in data.get("score", [])]

@@ -70,6 +70,34 @@ game family; an edition dispute names the ones it records (``aspects``)."""
 
 Lines = tuple[tuple[int, int], ...]
 
+PICK_WHAT = frozenset({"player", "card"})
+PICK_BY = frozenset({"most", "fewest", "highest", "lowest", "first", "last"})
+"""What a clause may pick (``[[clause.picks]]`` ``what``) and by which extreme (``by``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A clause's choice of one player or card by an extreme of a quantity
+    (``[[clause.picks]]`` in a registry): the detector of :mod:`tricklaw.proofs.ties` decides
+    whether two can share the extreme, and holds ``tie`` to the answer."""
+
+    what: str
+    """``player`` or ``card``."""
+    by: str
+    """``most``, ``fewest``, ``highest``, ``lowest``, ``first`` or ``last``."""
+    quantity: str
+    """The name of the quantity compared, as the game's tie encodings
+    (:data:`tricklaw.proofs.quantities.TIES`) know it."""
+    tie: str = ""
+    """Where a tie is settled: the id of the clause of the text that breaks it, or of the
+    dispute that records the text's silence; empty when the registry claims no tie can
+    arise."""
+
+    @property
+    def largest(self) -> bool:
+        """Whether the pick takes the largest value (most, highest, last)."""
+        return self.by in {"most", "highest", "last"}
+
 
 @dataclass(frozen=True, slots=True)
 class Clause:
@@ -84,6 +112,8 @@ class Clause:
     source: str = ""
     """The file the lines are in, when it is not the registry's own text (the seeds'
     ``README.md`` for a published fact about the game)."""
+    picks: tuple[Pick, ...] = ()
+    """The players or cards the clause picks by an extreme (``[[clause.picks]]``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +305,29 @@ def _edition_fields(
     return editions, aspects, other
 
 
+def _picks(raw: Any, where: str) -> tuple[Pick, ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+        raise SpecError(f"{where}: 'picks' must be a list of tables ([[clause.picks]])")
+    out = []
+    for table in raw:
+        strange = sorted(set(table) - {"what", "by", "quantity", "tie"})
+        if strange:
+            raise SpecError(f"{where}: picks has unknown field {strange[0]!r}")
+        what, by = _require(table, "what", where), _require(table, "by", where)
+        if what not in PICK_WHAT:
+            raise SpecError(f"{where}: picks what {what!r} is not one of {sorted(PICK_WHAT)}")
+        if by not in PICK_BY:
+            raise SpecError(f"{where}: picks by {by!r} is not one of {sorted(PICK_BY)}")
+        quantity = _require(table, "quantity", where)
+        if not isinstance(quantity, str) or not quantity:
+            raise SpecError(f"{where}: picks quantity must be a non-empty name")
+        tie = table.get("tie", "")
+        if not isinstance(tie, str):
+            raise SpecError(f"{where}: picks tie must be a clause or dispute id")
+        out.append(Pick(what, by, quantity, tie))
+    return tuple(out)
+
+
 def parse_registry(data: dict[str, Any], name: str) -> Registry:
     """A :class:`Registry` from parsed TOML ``data``, validated (see :func:`load_registry`)."""
     ruleset = _require(data, "ruleset", name)
@@ -305,6 +358,7 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
                 players=tuple(raw.get("players", ())),
                 note=raw.get("note", ""),
                 source=own,
+                picks=_picks(raw.get("picks", []), where),
             )
         )
     disputes = []
@@ -358,6 +412,14 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
         unknown = [c for c in d.clauses if c not in registry.ids]
         if unknown:
             raise SpecError(f"{name} {d.id}: cites unknown clauses {', '.join(unknown)}")
+    for c in clauses:
+        for pick in c.picks:
+            if pick.tie and pick.tie not in registry.ids:
+                raise SpecError(f"{name} {c.id}: picks tie names unknown id {pick.tie!r}")
+            if pick.tie in {d.id for d in disputes} and c.id not in registry.dispute(
+                pick.tie
+            ).clauses:
+                raise SpecError(f"{name} {c.id}: its tie dispute {pick.tie} does not cite it")
     return registry
 
 

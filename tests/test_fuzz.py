@@ -88,8 +88,10 @@ def test_shrinking_makes_the_case_smaller() -> None:
         engine.close()
     assert small.disagreement is not None and small.disagreement.kind == "trick"
     assert len(small.case.steps) <= len(outcome.case.steps)
-    zeros = sum(choice == 0 for choice, _ in small.case.steps)
-    assert zeros >= sum(choice == 0 for choice, _ in outcome.case.steps)
+    # Cutting steps and turning choices to 0 can only lower the count of other choices
+    # (the count of zeros may fall with the steps cut).
+    others = sum(choice != 0 for choice, _ in small.case.steps)
+    assert others <= sum(choice != 0 for choice, _ in outcome.case.steps)
     assert all(probe is None for _, probe in small.case.steps)
 
 

@@ -34,6 +34,7 @@ LAYERS = (
     "tricklaw.proofs.bounds:BOUNDS",
     "tricklaw.vectors.profiles:PROFILES",
     "tricklaw.views:VIEWS",
+    "tricklaw.proofs.quantities:TIES",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 

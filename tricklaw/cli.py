@@ -142,7 +142,11 @@ def _print_game(state: State[Any]) -> None:
     _out(f"Totals: {list(state.returns())}")
     if state.is_terminal():
         winners = game.ruleset.winners(game, state.returns())
-        _out(f"Winner{'s' if len(winners) > 1 else ''}: seat {', seat '.join(map(str, winners))}")
+        if not winners:
+            _out("Winner: nobody (a tie, and the reading gives it to nobody)")
+        else:
+            seats = ", seat ".join(map(str, winners))
+            _out(f"Winner{'s' if len(winners) > 1 else ''}: seat {seats}")
     else:
         _out(f"Stopped unfinished after {len(state.history)} rounds (--max-rounds).")
 

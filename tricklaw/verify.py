@@ -47,7 +47,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import edition_diff, example_constraints, liveness_checks, obligations
+from tricklaw.proofs import edition_diff, example_constraints, liveness_checks, obligations, ties
 from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
@@ -268,6 +268,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: score bounds")
             proved = bounds_results(ruleset, n, scope.timeout_ms, options)
             results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+        whole = scope.players is None and not scope.options
+        results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
     results += edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms, progress)
     complete = scope.players is None and not scope.options
     results += [register_check(r.id, results, complete) for r in rulesets]

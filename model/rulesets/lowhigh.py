@@ -30,7 +30,7 @@ from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck
 from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
-from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.ruleset import Ruleset, game_tie_option
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult
@@ -150,6 +150,7 @@ class LowHigh(Ruleset[None]):
             dispute="LH-D-FIRSTLEAD",
         ),
         OptionSpec("rounds", 0, "number of rounds (0 = as many as players)", maximum=10_000),
+        game_tie_option("LH-D-GAMETIE"),
     )
     clause = CLAUSES
     implements = tuple(sorted(CLAUSES.values()))

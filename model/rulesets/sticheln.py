@@ -35,7 +35,7 @@ from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, Palette, build_deck, colour_of, value_of
 from tricklaw.model.options import CompiledRules, Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
-from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.ruleset import Ruleset, game_tie_option
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, nobody_takes, winner_takes_all
@@ -488,6 +488,7 @@ class Sticheln1993(
             # (STI93-GAME-2).
             OptionSpec("rounds", 10, "number of rounds with end=rounds", minimum=1, maximum=10_000),
             OptionSpec("target", 100, "target total with end=target", minimum=1, maximum=10_000),
+            game_tie_option("STI93-D-GAMETIE"),
         ),
         clause={
             "deck": "STI93-DECK-2",
@@ -553,6 +554,7 @@ class StichelnLater(
                 dispute="STI-D-ROUNDLEAD",
             ),
             OptionSpec("rounds", 0, ROUNDS_HELP, minimum=0, maximum=10_000),
+            game_tie_option("STI-D-GAMETIE"),
         ),
         clause={
             "deck": "STI-DECK-1",

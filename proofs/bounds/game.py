@@ -29,6 +29,8 @@ from tricklaw.spec.proved_bounds import Reading
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 ROUNDS_ONLY = "only the number of rounds"
 """Why a ``rounds`` option cannot change a round's score range."""
+GAME_TIE_ONLY = "only who wins a game tied on the best total, after the last round"
+"""Why the ``game-tie`` option cannot change a round's score range."""
 
 
 @dataclass(frozen=True)

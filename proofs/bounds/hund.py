@@ -19,6 +19,7 @@ from tricklaw.model.rulesets.hund import HUND, MINUS, PLUS
 from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.bounds.game import (
     BOUNDS,
+    GAME_TIE_ONLY,
     Combination,
     GameBounds,
     ReadingTable,
@@ -134,6 +135,7 @@ SUB_OPTION = "a sub-option of the designation sets"
 
 READINGS = ReadingTable(
     unchanged={
+        "game-tie": GAME_TIE_ONLY,
         "lead-tie": (
             "only who names the next round's start player (HUND-POWER-5): no card scores by it"
         ),

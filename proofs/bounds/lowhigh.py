@@ -18,6 +18,7 @@ from tricklaw.model.state import Deal, Game, RoundLog, seat_after
 from tricklaw.proofs.bounds.game import (
     BOUNDS,
     EMPTY,
+    GAME_TIE_ONLY,
     ROUNDS_ONLY,
     GameBounds,
     Hint,
@@ -176,6 +177,7 @@ def _gains_exactly(seat: int, cards: tuple[Card, ...]) -> Accept:
 
 READINGS = ReadingTable(
     unchanged={
+        "game-tie": GAME_TIE_ONLY,
         "first-leader": (
             "only who starts the rounds after the first (seat 0 starts the first either way, "
             "and the relaxation is blind to seats)"

@@ -22,6 +22,7 @@ from tricklaw.model.cards import Card, colour_of, make_card, value_of
 from tricklaw.model.state import Deal, Game, RoundLog
 from tricklaw.proofs.bounds.game import (
     BOUNDS,
+    GAME_TIE_ONLY,
     ROUNDS_ONLY,
     Combination,
     GameBounds,
@@ -295,6 +296,7 @@ def _layout(
 
 READINGS_1993 = ReadingTable(
     unchanged={
+        "game-tie": GAME_TIE_ONLY,
         "end": "only decides when the game ends, never what a round scores",
         "rounds": ROUNDS_ONLY,
         "target": "only the total that ends the game",
@@ -316,6 +318,7 @@ follow and all-zero rules (STI93-D-DECK, STI93-D-FOLLOW, STI93-D-ALLZERO)."""
 
 READINGS_LATER = ReadingTable(
     unchanged={
+        "game-tie": GAME_TIE_ONLY,
         "round-leader": (
             "only who leads the rounds after the first (the first is led by seat 0 either "
             "way, and the relaxation is blind to seats)"

@@ -21,6 +21,7 @@ from tricklaw.model.state import Deal, Game, RoundLog
 from tricklaw.proofs.bounds.game import (
     BOUNDS,
     EMPTY,
+    GAME_TIE_ONLY,
     ROUNDS_ONLY,
     GameBounds,
     Hint,
@@ -212,6 +213,7 @@ def plan(game: Game, maximize: bool, hint: Hint = EMPTY) -> Plan | None:
 
 READINGS = ReadingTable(
     unchanged={
+        "game-tie": GAME_TIE_ONLY,
         "rounds": ROUNDS_ONLY,
         "ghost-seat": (
             "only where the ghost sits from the second round on (the first is seated alike, "

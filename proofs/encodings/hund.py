@@ -32,7 +32,7 @@ from typing import Any
 
 import z3
 
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog, State
 from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.game_end import Ending
@@ -56,6 +56,15 @@ from tricklaw.proofs.liveness import (
     trick_names,
 )
 from tricklaw.proofs.plays import PLAYS, FollowLead
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    any_of,
+    cards,
+    cards_of_colour,
+    per_round,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -466,3 +475,54 @@ LIVENESS.register(
     "hund", GameLiveness(("designation-mode", "more-cards"), progress, (), ending)
 )
 PLAYS.register("hund", HundPlay)
+
+
+# --- the quantities the clauses pick by (tricklaw.proofs.ties) ------------------------------
+
+HUND_POWER, LEAD_POWER = 2, 4
+"""The places of Hund (HUND-POWER-3) and Lead (HUND-POWER-5) among the five effects, in
+the order they are handed out (HUND-DESIG-1)."""
+
+
+TRUMPS = cards("trumps")
+"""The trumps of the trick (HUND-TRICK-1)."""
+LEAD_SUIT = cards("lead_suit")
+"""The cards of the first card's suit (HUND-TRICK-2)."""
+
+
+def _suit_counts(power: int, with_virtual: bool) -> Any:
+    """How many cards of the suit holding effect ``power`` each seat took in a round (the
+    virtual player's seat too when ``with_virtual``, else the players' only); None for a
+    round in which no suit took that effect."""
+
+    def count(game: Game, log: RoundLog) -> tuple[int, ...] | None:
+        holders = dict(log.facts).get("powers") or ()
+        if len(holders) <= power or holders[power] is None:
+            return None
+        suit = game.ruleset.palette.letters.index(holders[power])
+        seats = game.seats if with_virtual else game.players
+        return cards_of_colour(log.taken(game.seats), suit)[:seats]
+
+    return count
+
+
+def _hund_counts(game: Game, state: State[Any]) -> Any:
+    """The Hund-suit counts compared by HUND-POWER-3: the virtual player's too unless
+    ``virtual-hund=ignored`` (HUND-D-VIRTUALHUND)."""
+    with_virtual = game.options["virtual-hund"] == "counts"
+    return per_round(_suit_counts(HUND_POWER, with_virtual))(game, state)
+
+
+TIES.register(
+    "hund",
+    MappingProxyType(
+        {
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
+            "lead-suit-value": CardQuantity(LEAD_SUIT, applies=any_of(TRUMPS, present=False)),
+            "hund-cards": PlayerQuantity(observe=_hund_counts, readings=("virtual-hund",)),
+            # Every seat's Lead cards compete; a virtual decider decides nothing (HUND-GAP-6).
+            "lead-cards": PlayerQuantity(observe=per_round(_suit_counts(LEAD_POWER, True))),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

@@ -44,6 +44,13 @@ from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import LIVENESS, GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import PLAYS, FollowLead
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    every_card,
+    play_order,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -209,3 +216,17 @@ def ending(game: Game) -> Ending:
 
 LIVENESS.register("lowhigh", GameLiveness((), progress, (), ending))
 PLAYS.register("lowhigh", LowHighPlay)
+
+
+TIES.register(
+    "lowhigh",
+    MappingProxyType(
+        {
+            # The highest and the lowest card: the numbers of every card, colour playing
+            # no part (LH-TRICK-2, LH-TRICK-3); the latest copy: the order of play.
+            "number": CardQuantity(every_card),
+            "play-order": CardQuantity(every_card, play_order),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import z3
 
@@ -64,6 +64,15 @@ from tricklaw.proofs.liveness import (
     trick_names,
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    any_of,
+    cards,
+    every_card,
+    play_order,
+)
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -424,3 +433,72 @@ LIVENESS.register("sticheln-1993", GameLiveness((), progress, _END_READINGS, end
 LIVENESS.register("sticheln", GameLiveness((), progress, ("zero-lead",), ending))
 PLAYS.register("sticheln-1993", StichelnPlay)
 PLAYS.register("sticheln", StichelnPlay)
+
+
+# --- the quantities the clauses pick by (tricklaw.proofs.ties) ------------------------------
+
+
+def _sticheln(enc: TrickEncoding) -> StichelnTrick:
+    return cast(StichelnTrick, enc)
+
+
+TRUMPS = cards("trumps")
+"""The cards compared across colours: non-zero cards off the lead colour."""
+
+
+def _start_colour(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The cards of the start colour (STI93-TRICK-3, STI93-TRICK-4)."""
+    return [c == enc.colour[0] for c in enc.colour]
+
+
+def _lead_nonzero(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The non-zero cards of the lead colour (STI-TRICK-1, zeros left out: STI-TRICK-4)."""
+    lead = _sticheln(enc).lead()
+    return [z3.And(c == lead, v != 0) for c, v in zip(enc.colour, enc.value, strict=True)]
+
+
+def _draw(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
+    """Every player draws one card of the deck in use: distinct cards, so equal values
+    only in different colours (STI93-DEAL-1; the deck: STI93-DECK-2, or STI93-D-DECK)."""
+    deck = game.ruleset.deck(game.players, game.options)
+    colours = [z3.Int(f"drawn_colour_{i}") for i in range(len(values))]
+    out = [
+        Tracked(
+            "STI93-DECK-2",
+            z3.Or(*[z3.And(c == card >> 5, v == card & 31) for card in deck]),
+        )
+        for c, v in zip(colours, values, strict=True)
+    ]
+    distinct = [
+        z3.Or(colours[i] != colours[j], values[i] != values[j])
+        for i in range(len(values))
+        for j in range(i + 1, len(values))
+    ]
+    return [*out, Tracked("STI93-DEAL-1", z3.And(*distinct))]
+
+
+TIES.register(
+    "sticheln-1993",
+    MappingProxyType(
+        {
+            "drawn-card": PlayerQuantity(
+                observe=lambda game, state: (), relaxation=_draw, exact=True, modelled=False
+            ),
+            "start-colour-value": CardQuantity(_start_colour),
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
+            "play-order": CardQuantity(every_card, play_order),
+            "total": PlayerQuantity(),
+        }
+    ),
+)
+TIES.register(
+    "sticheln",
+    MappingProxyType(
+        {
+            "lead-colour-value": CardQuantity(_lead_nonzero),
+            "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
+            "play-order": CardQuantity(every_card, play_order),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

@@ -55,6 +55,7 @@ from tricklaw.proofs.liveness import (
     trick_names,
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
+from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, cards
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -286,3 +287,15 @@ def ending(game: Game) -> Ending:
 
 LIVENESS.register("the-last", GameLiveness((), progress, (), ending))
 PLAYS.register("the-last", TheLastPlay)
+
+
+TIES.register(
+    "the-last",
+    MappingProxyType(
+        {
+            # The cards of the winning colour, compared by value (LAST-TRICK-3).
+            "winning-colour-value": CardQuantity(cards("winning")),
+            "total": PlayerQuantity(),
+        }
+    ),
+)

@@ -13,6 +13,9 @@ Mutants:
                     (STI93-D-FOLLOW).
 ``no-check``        ``apply`` takes any action of the right shape without checking
                     that it is legal.
+``first-seat``      a tie for the game's win goes to the tied player in the lowest seat,
+                    whatever the options say (the ``game-tie`` reading ``first-seat`` of
+                    every ruleset: STI-D-GAMETIE, LAST-D-GAMETIE, ...).
 ``garbage``         answers every request with a line that is not JSON.
 ``dies``            exits after ten requests.
 """
@@ -22,10 +25,12 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tricklaw.model.cards import Card
-from tricklaw.model.rulesets import sticheln
-from tricklaw.model.state import State
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS, sticheln
+from tricklaw.model.state import Game, State
 from tricklaw.model.trick import TrickResult, winner_takes_all
 from tricklaw.oracle import Oracle
 from tricklaw.serve import serve_stdio
@@ -58,6 +63,20 @@ def follow_free(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) ->
     return hand
 
 
+def first_seat() -> None:
+    """Every ruleset's winners cut to the first tied seat (the ``argmax`` engine)."""
+    for cls in {type(r) for r in RULESETS.values()}:
+        shared = cls.winners
+
+        def winners(
+            self: Ruleset[Any], game: Game, totals: Sequence[int], shared: Any = shared
+        ) -> tuple[int, ...]:
+            tied: tuple[int, ...] = shared(self, game, totals)
+            return tied[:1]
+
+        cls.winners = winners  # type: ignore[method-assign]
+
+
 def main(mutant: str) -> int:
     if mutant == "tie-last":
         sticheln.judge = tie_last  # type: ignore[assignment]
@@ -67,6 +86,8 @@ def main(mutant: str) -> int:
         sticheln.playable = follow_free
     elif mutant == "no-check":
         State.apply_action = State.apply_legal_action  # type: ignore[method-assign]
+    elif mutant == "first-seat":
+        first_seat()
     elif mutant == "garbage":
         for _ in sys.stdin:
             sys.stdout.write("this is not JSON\n")

@@ -25,6 +25,7 @@ from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.liveness import LIVENESS
 from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.quantities import TIES
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
@@ -35,7 +36,7 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS, TIES)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -50,6 +51,7 @@ def register() -> None:
     BOUNDS.register(RULESET_ID, bounds.BOUNDS)
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)
+    TIES.register(RULESET_ID, encoding.QUANTITIES)
 
 
 def unregister() -> None:

@@ -12,7 +12,8 @@ Card conservation (:func:`conservation_machine`): the cards are dealt to the han
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import z3
 
@@ -21,6 +22,7 @@ from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
+from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -99,3 +101,19 @@ class TinyPlay(FollowLead):
     readings = ()
     hold_clause = "TINY-PLAY-1"
     follow_clause = "TINY-PLAY-1"
+
+
+def _points(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
+    """Each player's points: none below zero, and one a trick, all twelve cards dealt
+    and played (TINY-DEAL-1, TINY-SCORE-1)."""
+    tricks = 12 // game.players
+    return [Tracked("TINY-SCORE-1", z3.And(*[v >= 0 for v in values], z3.Sum(*values) == tricks))]
+
+
+QUANTITIES: Mapping[str, CardQuantity | PlayerQuantity] = MappingProxyType(
+    {
+        "led-colour-value": CardQuantity(cards("led")),  # by value (TINY-TRICK-1)
+        "total": PlayerQuantity(relaxation=_points),
+    }
+)
+"""The quantities Tiny's clauses pick by (``[[clause.picks]]`` of ``spec/tiny.toml``)."""

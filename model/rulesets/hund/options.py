@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tricklaw.model.options import CompiledRules, Options, OptionSpec
+from tricklaw.model.ruleset import game_tie_option
 from tricklaw.model.state import Game
 
 SETS: tuple[tuple[str, str], ...] = (("designation-mode", "sets"),)
@@ -103,6 +104,7 @@ OPTION_SPECS = (
         dispute="HUND-D-SETREPEAT",
         acts_with=SETS,
     ),
+    game_tie_option("HUND-D-GAMETIE"),
 )
 """The options of :class:`~tricklaw.model.rulesets.hund.ruleset.Hund`, in the order they are
 listed."""

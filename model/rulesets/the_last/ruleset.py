@@ -16,7 +16,7 @@ from tricklaw.model.actions import KEEP, ActionKind
 from tricklaw.model.cards import Card, build_deck
 from tricklaw.model.options import Options, OptionSpec
 from tricklaw.model.rng import SplitMix64
-from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.ruleset import Ruleset, break_game_tie, game_tie_option
 from tricklaw.model.rulesets.the_last.rules import (
     CLAUSES,
     GHOST,
@@ -78,6 +78,7 @@ class TheLast(Ruleset[Table]):
             choices=("per-round", "fixed"),
             dispute="LAST-D-GHOSTSEAT",
         ),
+        game_tie_option("LAST-D-GAMETIE"),
     )
     clause = CLAUSES
     implements = tuple(sorted(CLAUSES.values()))
@@ -387,9 +388,10 @@ class TheLast(Ruleset[Table]):
 
     def winners(self, game: Game, totals: Sequence[int]) -> tuple[int, ...]:
         """The players with the lowest penalty (LAST-GAME-1), never the ghost (seat 2 of
-        the two-player game, beyond the players' seats)."""
+        the two-player game, beyond the players' seats); a tie is dispute LAST-D-GAMETIE
+        (option ``game-tie``)."""
         best = min(totals[: game.players])
-        return tuple(s for s in range(game.players) if totals[s] == best)
+        return break_game_tie(game, tuple(s for s in range(game.players) if totals[s] == best))
 
     def held_aside(self, state: State[Table]) -> tuple[Card, ...]:
         """The points pile and the points card face up or being decided on."""

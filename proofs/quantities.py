@@ -1,0 +1,145 @@
+"""The quantities that clauses pick by, per game: the tie detector's registry.
+
+A clause that picks a player or a card by an extreme (``[[clause.picks]]`` in
+``spec/<ruleset>.toml``: the most, fewest, highest, lowest, first or last) names the
+quantity it compares. Each game's encoding module (``proofs/encodings/<game>.py``) states
+its quantities, written from the clauses, and registers them in :data:`TIES` under its
+ruleset id, by name:
+
+* a :class:`CardQuantity` compares the cards of one trick: which cards compete
+  (``eligible``) and their key (``key``: the value, or the order of play), over the
+  game's :class:`~tricklaw.proofs.tricks.TrickEncoding`;
+* a :class:`PlayerQuantity` compares the players: what the model shows of it in a
+  finished game (``observe``: the final totals, or a count in each round), and a sound
+  over-approximation in Z3 of the values the players can reach (``relaxation``), or,
+  when ``exact``, precisely those values.
+
+:mod:`tricklaw.proofs.ties` decides with them whether a tie is possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from tricklaw.model.cards import Card
+from tricklaw.model.registry import Registry
+from tricklaw.model.state import Game, RoundLog, State
+from tricklaw.proofs.solver import Tracked
+from tricklaw.proofs.tricks import TrickEncoding
+
+
+def card_values(enc: TrickEncoding) -> list[z3.ArithRef]:
+    """The key of most card picks: each card's value."""
+    return list(enc.value)
+
+
+def play_order(enc: TrickEncoding) -> list[z3.ArithRef]:
+    """The key of a pick by the first or last played: each card's place in the trick."""
+    return [z3.IntVal(i) for i in range(enc.size)]
+
+
+def every_card(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """Every card of the trick competes."""
+    return [z3.BoolVal(True) for _ in range(enc.size)]
+
+
+def cards(method: str) -> Callable[[TrickEncoding], list[z3.BoolRef]]:
+    """The cards a method of the game's trick encoding names (e.g. its ``trumps``), one
+    flag per card played."""
+
+    def eligible(enc: TrickEncoding) -> list[z3.BoolRef]:
+        flags: list[z3.BoolRef] = getattr(enc, method)()
+        return flags
+
+    return eligible
+
+
+def any_of(
+    eligible: Callable[[TrickEncoding], list[z3.BoolRef]], present: bool = True
+) -> Callable[[TrickEncoding], z3.BoolRef]:
+    """When some card of ``eligible`` is in the trick (or, not ``present``, none is)."""
+
+    def applies(enc: TrickEncoding) -> z3.BoolRef:
+        some = z3.Or(*eligible(enc))
+        return some if present else z3.Not(some)
+
+    return applies
+
+
+def always(enc: TrickEncoding) -> z3.BoolRef:
+    """The pick applies to every trick."""
+    return z3.BoolVal(True)
+
+
+@dataclass(frozen=True, slots=True)
+class CardQuantity:
+    """The cards of one trick a clause compares, and by what."""
+
+    eligible: Callable[[TrickEncoding], list[z3.BoolRef]]
+    """Which cards compete, one flag per card played."""
+    key: Callable[[TrickEncoding], list[z3.ArithRef]] = card_values
+    """What they are compared by, one term per card played."""
+    applies: Callable[[TrickEncoding], z3.BoolRef] = always
+    """When the clause makes the pick (its case of the trick rule)."""
+
+
+def no_constraint(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
+    """No relaxation: the values are any integers (a tie is then never proved impossible
+    by Z3, only shown possible by a witness)."""
+    return []
+
+
+def final_totals(game: Game, state: State[Any]) -> Iterable[tuple[int, ...]]:
+    """The players' totals at the end of a finished game (automatic seats left out)."""
+    if state.is_terminal():
+        yield tuple(state.returns()[: game.players])
+
+
+def per_round(
+    count: Callable[[Game, RoundLog], tuple[int, ...] | None],
+) -> Callable[[Game, State[Any]], Iterable[tuple[int, ...]]]:
+    """An ``observe`` that reads ``count`` off every finished round of a game (a round for
+    which ``count`` is None does not make the pick)."""
+
+    def observe(game: Game, state: State[Any]) -> Iterable[tuple[int, ...]]:
+        for log in state.history:
+            values = count(game, log)
+            if values is not None:
+                yield values
+
+    return observe
+
+
+def cards_of_colour(taken: Sequence[Sequence[Card]], colour: int) -> tuple[int, ...]:
+    """How many cards of ``colour`` each seat took."""
+    return tuple(sum(1 for card in pile if card >> 5 == colour) for pile in taken)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerQuantity:
+    """A quantity the players are compared by."""
+
+    observe: Callable[[Game, State[Any]], Iterable[tuple[int, ...]]] = final_totals
+    """Every vector of the players' values a finished game of the model shows (one per
+    round for a count made each round, the totals once for the game's winner)."""
+    relaxation: Callable[[Game, Sequence[z3.ArithRef]], list[Tracked]] = no_constraint
+    """Constraints every reachable vector of values meets (sound: never excludes one),
+    each tracked by the clause it rests on."""
+    exact: bool = False
+    """Whether ``relaxation`` holds of exactly the reachable vectors, so that a Z3 model
+    of it is itself a witness (a pick the model does not play, like a draw for the deal)."""
+    modelled: bool = True
+    """Whether the model makes the pick (so that the dispute recording an open tie needs a
+    switch); False for a pick outside the model (the draw for the first dealer)."""
+    readings: tuple[str, ...] = ()
+    """The options whose readings change the quantity (each combination is decided)."""
+
+
+Quantity = CardQuantity | PlayerQuantity
+
+TIES: Registry[Mapping[str, Quantity]] = Registry("tie quantities", "tricklaw.proofs.encodings")
+"""Ruleset id -> its quantities by the names the registry's picks use."""

@@ -1,0 +1,340 @@
+"""The tie and gap detector: can two players or cards share the extreme a clause picks by,
+and does the text say who is picked then?
+
+Every clause that picks a player or a card by the most, fewest, highest, lowest, first or
+last of some quantity is marked in its registry (``[[clause.picks]]``, parsed as
+:class:`~tricklaw.spec.Pick`). For each such pick, player count and reading of the
+options the quantity depends on, the game's quantity (:data:`~tricklaw.proofs.quantities.TIES`)
+decides whether a tie is possible:
+
+* a card pick, in Z3 over one symbolic trick of the game's trick encoding (the deck for
+  the player count, each card once; under each trick context): two competing cards
+  share the extreme key while the clause applies. ``sat`` gives the witness trick,
+  ``unsat`` proves no tie can arise (with the core's clause ids);
+* a player pick: first by witness, games of the model played by seeded random agents
+  (:func:`tricklaw.model.agents.random_states`, so ``tricklaw play`` with the same seed
+  replays it) until one shows two players sharing the extreme; failing that, in Z3 over
+  the quantity's sound relaxation: ``unsat`` proves no tie can arise; ``sat`` is a witness
+  only for an ``exact`` relaxation, else the answer is ``unknown`` (never a proof).
+
+Then the pick's ``tie`` says how the text settles it:
+
+* possible, ``tie`` a clause of the text: proved (the text breaks the tie; the trick
+  obligation ``tie-rule`` checks the encoding does as it says);
+* possible, ``tie`` a dispute: a *finding* of machine ``tie`` with that dispute, provided
+  the dispute has readings and a default, and, when the model makes the pick, an option
+  of the model (else a counterexample);
+* possible, no ``tie``: a counterexample, a gap no dispute records;
+* impossible: proved; a dispute named for a tie that can never arise fails the
+  register check :func:`stale_ties` on a complete run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import z3
+
+from tricklaw.model.agents import random_states
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game
+from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quantity
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    FINDING,
+    PROVED,
+    UNKNOWN,
+    Outcome,
+    Tracked,
+    check,
+)
+from tricklaw.proofs.tricks import TrickEncoding
+from tricklaw.spec import Clause, Pick, Registry, load_registry
+
+MACHINE = "tie"
+WITNESS_GAMES = 2000
+"""At most this many seeded random games (seeds 1, 2, ...) are searched for a tie of a
+player pick, so that the search, and its witness, do not depend on the machine's speed."""
+WITNESS_SECONDS = 60.0
+"""A safety limit on the search (per pick, player count and reading)."""
+MAX_ROUNDS = 30
+"""A witness game is cut after this many rounds (a game may have no end: a target total)."""
+
+
+def extreme_tie(
+    eligible: Sequence[z3.BoolRef], key: Sequence[z3.ArithRef], largest: bool
+) -> z3.BoolRef:
+    """Two eligible items share a key that no eligible item beats (the largest key when
+    ``largest``, else the smallest)."""
+    n = len(key)
+
+    def unbeaten(i: int) -> z3.BoolRef:
+        return z3.And(
+            *[
+                z3.Implies(eligible[k], key[k] <= key[i] if largest else key[k] >= key[i])
+                for k in range(n)
+            ]
+        )
+
+    return z3.Or(
+        *[
+            z3.And(eligible[i], eligible[j], key[i] == key[j], unbeaten(i))
+            for i in range(n)
+            for j in range(i + 1, n)
+        ]
+    )
+
+
+def card_tie(enc: TrickEncoding, clause: str, q: CardQuantity, pick: Pick, ms: int) -> Outcome:
+    """Whether a trick of ``enc`` has two cards tied for ``pick``'s extreme while ``clause``
+    applies: ``counterexample`` (a tie, the trick as witness) or ``proved`` (none)."""
+    tie = extreme_tie(q.eligible(enc), q.key(enc), pick.largest)
+    tracked = [*enc.domain(), Tracked(clause, q.applies(enc)), Tracked("claim:tie", tie)]
+    return check(tracked, ms, enc.decode)
+
+
+def _tied(values: Sequence[int], largest: bool) -> bool:
+    best = max(values) if largest else min(values)
+    return sum(1 for v in values if v == best) > 1
+
+
+def witness_game(game: Game, q: PlayerQuantity, largest: bool) -> dict[str, Any] | None:
+    """A seeded random game of the model in which the players tie for the extreme of
+    ``q`` (the seed, the round where the count is per round, and the values), or None."""
+    start = time.perf_counter()
+    for seed in range(1, WITNESS_GAMES + 1):
+        if time.perf_counter() - start > WITNESS_SECONDS:
+            break
+        *_, state = random_states(game, seed, max_rounds=MAX_ROUNDS)
+        for n, values in enumerate(q.observe(game, state)):
+            if _tied(values, largest):
+                return {
+                    "seed": seed,
+                    "agent": "random",
+                    "options": {k: v for k, v in game.options.items},
+                    "observation": n,
+                    "values": list(values),
+                }
+    return None
+
+
+def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) -> Outcome:
+    """Whether the players can tie for ``pick``'s extreme of ``q``: a witness game (or, for
+    an exact relaxation, a Z3 model) gives ``counterexample``; an unsatisfiable relaxation
+    ``proved``; a satisfiable relaxation with no witness ``unknown``."""
+    start = time.perf_counter()
+    found = witness_game(game, q, pick.largest) if q.modelled else None
+    if found is not None:
+        return Outcome(
+            COUNTEREXAMPLE,
+            time.perf_counter() - start,
+            (clause,),
+            found,
+            "a game of the model shows the tie",
+        )
+    values = [z3.Int(f"{pick.quantity}_{seat}") for seat in range(game.players)]
+    tie = extreme_tie([z3.BoolVal(True)] * len(values), values, pick.largest)
+    tracked = [
+        *q.relaxation(game, values),
+        Tracked(clause, z3.BoolVal(True)),
+        Tracked("claim:tie", tie),
+    ]
+
+    def decode(model: z3.ModelRef) -> dict[str, Any]:
+        return {"values": [model.eval(v, model_completion=True).as_long() for v in values]}
+
+    out = check(tracked, ms, decode)
+    out.seconds = time.perf_counter() - start
+    if out.status == COUNTEREXAMPLE and not q.exact:
+        out.status = UNKNOWN
+        out.detail = "the relaxation allows a tie, but no game of the model showed one"
+    return out
+
+
+def _verdict(
+    registry: Registry,
+    ruleset: Ruleset[Any],
+    pick: Pick,
+    *,
+    q: Quantity,
+    out: Outcome,
+    stated: frozenset[str] | None,
+) -> Outcome:
+    """``out`` (counterexample = a tie is possible) judged against what the text says;
+    ``stated``, for a card pick, the clauses the trick encoding states its rule by (a
+    tie-break clause must be one of them)."""
+    if out.status == PROVED:
+        out.detail = f"no two can share the {pick.by} {pick.quantity}"
+        return out
+    if out.status != COUNTEREXAMPLE:
+        return out
+    disputes = {d.id: d for d in registry.disputes}
+    if not pick.tie:
+        out.detail = (
+            f"a tie for the {pick.by} {pick.quantity} is possible and neither the "
+            "text nor a dispute says who is picked"
+        )
+        return out
+    if pick.tie not in disputes:
+        if stated is not None and pick.tie not in stated:
+            out.detail = (
+                f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
+                "to break it, but the trick encoding states no such rule"
+            )
+            return out
+        out.status = PROVED
+        out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
+        return out
+    dispute = disputes[pick.tie]
+    options = {s.name for s in ruleset.option_specs}
+    modelled = not isinstance(q, PlayerQuantity) or q.modelled
+    if not dispute.readings or (modelled and dispute.option not in options):
+        out.detail = (
+            f"a tie for the {pick.by} {pick.quantity} is possible; {dispute.id} "
+            "records it without a switch the model has"
+        )
+        return out
+    out.status, out.machine, out.dispute = FINDING, MACHINE, dispute.id
+    switch = f"--option {dispute.option}" if dispute.option else "no switch: outside the model"
+    out.detail = (
+        f"a tie for the {pick.by} {pick.quantity} is possible, the text is silent: "
+        f"{dispute.id} ({switch}, default {dispute.default})"
+    )
+    return out
+
+
+def _picks(registry: Registry, players: int) -> Iterator[tuple[Clause, Pick]]:
+    for clause in registry.clauses:
+        if clause.players and players not in clause.players:
+            continue
+        for pick in clause.picks:
+            yield clause, pick
+
+
+def _label(readings: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
+
+
+def _decide(
+    ruleset: Ruleset[Any],
+    players: int,
+    clause: Clause,
+    pick: Pick,
+    q: Quantity,
+    *,
+    chosen: Mapping[str, str],
+    ms: int,
+) -> Iterator[tuple[str, Outcome, frozenset[str] | None]]:
+    """Each reading's answer to "can ``pick`` tie?" (counterexample = yes), with the
+    clauses the trick encoding states its rule by (for a card pick)."""
+    if isinstance(q, CardQuantity):
+        cls = ENCODINGS[ruleset.id]
+        for readings in reading_combinations(ruleset, cls.readings, chosen):
+            game = ruleset.make_game(players, {**chosen, **readings})
+            encs = [cls(game, ctx) for ctx in cls.contexts(game)]
+            outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
+            stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
+            tie = next((o for o in outs if o.status != PROVED), None)
+            seconds = sum(o.seconds for o in outs)
+            if tie is None:
+                core = tuple(sorted({c for o in outs for c in o.clauses}))
+                yield _label(readings), Outcome(PROVED, seconds, core), stated
+            else:
+                tie.seconds = seconds
+                yield _label(readings), tie, stated
+        return
+    for readings in reading_combinations(ruleset, q.readings, chosen):
+        game = ruleset.make_game(players, {**chosen, **readings})
+        yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
+
+
+def tie_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``tie CLAUSE`` for every pick of ``ruleset``'s registry at ``players``, under every
+    reading its quantity depends on."""
+    registry = load_registry(ruleset.id)
+    quantities = TIES.get(ruleset.id, {})
+    out: list[Result] = []
+    for clause, pick in _picks(registry, players):
+        name = f"tie {clause.id} {pick.by} {pick.quantity}"
+        q = quantities.get(pick.quantity)
+        kind = CardQuantity if pick.what == "card" else PlayerQuantity
+        if not isinstance(q, kind):
+            why = "no" if q is None else f"no {pick.what}"
+            out.append(
+                Result(
+                    name,
+                    ruleset.id,
+                    str(players),
+                    "all",
+                    "fail",
+                    0.0,
+                    (clause.id,),
+                    f"{why} quantity {pick.quantity!r} in the game's tie encodings",
+                )
+            )
+            continue
+        for label, answer, stated in _decide(
+            ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
+        ):
+            v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
+            out.append(
+                Result(
+                    name,
+                    ruleset.id,
+                    str(players),
+                    label,
+                    v.status,
+                    v.seconds,
+                    v.clauses,
+                    v.detail,
+                    v.witness,
+                    v.machine,
+                    v.dispute,
+                )
+            )
+    return out
+
+
+def stale_ties(ruleset_id: str, results: Sequence[Result]) -> Result:
+    """``ties-register``: every dispute a pick names for its tie was found by the detector
+    (a tie that can never arise needs no dispute; recording one hides nothing, but it is
+    wrong). Meaningful on a complete run only."""
+    registry = load_registry(ruleset_id)
+    disputes = {d.id for d in registry.disputes}
+    named = {p.tie for c in registry.clauses for p in c.picks if p.tie in disputes}
+    found = {
+        r.dispute
+        for r in results
+        if r.ruleset == ruleset_id and r.machine == MACHINE and r.status == FINDING
+    }
+    stale = sorted(named - found)
+    picks = sum(len(c.picks) for c in registry.clauses)
+    detail = (
+        f"{', '.join(stale)}: named for a tie no reading or player count allows"
+        if stale
+        else f"{picks} picks, {len(named)} tie disputes, each found"
+    )
+    return Result(
+        "ties-register", ruleset_id, "all", "all", "fail" if stale else "pass", 0.0, (), detail
+    )
+
+
+def ties(
+    ruleset: Ruleset[Any],
+    counts: Sequence[int],
+    chosen: Mapping[str, str],
+    timeout_ms: int,
+    *,
+    complete: bool,
+) -> list[Result]:
+    """The detector's results for ``ruleset`` at each of ``counts``, with the register
+    check on a ``complete`` run (the one call ``verify`` makes)."""
+    out = [r for n in counts for r in tie_results(ruleset, n, chosen, timeout_ms)]
+    return [*out, stale_ties(ruleset.id, out)] if complete else out
