@@ -40,6 +40,8 @@ from tricklaw.spec.errors import SpecError
 
 A, B = "sticheln-1993", "sticheln"
 
+clause = pytest.mark.clause
+
 
 def _results(*aspects: str) -> dict[str, list[Result]]:
     rulesets = [RULESETS[A], RULESETS[B]]
@@ -52,6 +54,7 @@ def _results(*aspects: str) -> dict[str, list[Result]]:
 # --- the command ----------------------------------------------------------------------------
 
 
+@clause("STI-D-FIRSTLEAD", "STI-D-ROUNDS", "STI93-D-ALLZERO")
 def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", A, B, "-n", "3"]) == 0
     out = capsys.readouterr().out
@@ -100,6 +103,7 @@ def test_diff_bad_input_is_one_line_and_exit_2(
 
 
 @pytest.mark.slow
+@clause("STI-D-FIRSTLEAD", "STI-D-ROUNDS", "STI93-D-ALLZERO")
 def test_every_default_difference_is_a_finding_of_a_recorded_dispute() -> None:
     results = _results()
     assert set(results) == set(EDITION_ASPECTS)
