@@ -15,7 +15,10 @@ card, held to what the text says and nothing more:
   (:meth:`PlayEncoding.first_hand`); ``t`` is free unless the data states the sequence's
   first trick (``first_trick``);
 * a trick's ``void`` (player -> colour letters) says the text states that player holds no
-  card of those colours at that trick (lowhigh: "he has no green").
+  card of those colours at that trick (lowhigh: "he has no green");
+* the sequence's ``aside`` (``clause``, and ``cards``: player -> a card or a colour letter)
+  says each of those players laid that card, or one card of that colour, out of his hand
+  before the sequence (Sticheln's misery or unwanted card): it is in no hand.
 
 Whether the tricks of a sequence are consecutive tricks of one round is a fact only when
 the text says so (``consecutive = "stated"``). Where the data only infers it
@@ -123,6 +126,21 @@ class WorkedSequence:
             if only is None or role not in ("deck", "rule") or trick == only
         ]
 
+    def _aside(self, b: int) -> dict[str, dict[Card, z3.BoolRef]]:
+        """For each player the data's ``aside`` names: a Bool per deck card he may have laid
+        aside before the sequence (the card named, or any card of the colour named)."""
+        out: dict[str, dict[Card, z3.BoolRef]] = {}
+        for s, what in self.data.get("aside", {}).get("cards", {}).items():
+            if len(what) == 1:
+                colour = self.ruleset.palette.letters.index(what.upper())
+                cards = [c for c in sorted(self.deck) if colour_of(c) == colour]
+            else:
+                cards = [c for c in [self.ruleset.palette.parse(what)] if c in self.deck]
+            out[s] = {
+                c: z3.Bool(f"aside{b}_{s}_{colour_of(c)}_{value_of(c)}") for c in cards
+            }
+        return out
+
     def _block(self, b: int, block: list[int]) -> list[tuple[int, str, Tracked]]:
         """The parts of one block of tricks, each as (trick, role, assertion); roles:
         ``fact`` (the deal, hand sizes, a stated void), ``deck``, ``hold``, ``rule``."""
@@ -138,8 +156,18 @@ class WorkedSequence:
             if p.card not in self.deck:
                 none = z3.And(*[z3.Not(hand[s][p.card]) for s in self.seats])
                 out.append((p.trick, "deck", Tracked(f"{enc.deck_clause}@{fmt(p.card)}", none)))
-        once = [z3.AtMost(*[hand[s][c] for s in self.seats], 1) for c in self.universe]
+        aside = self._aside(b)
+        once = [
+            z3.AtMost(
+                *[hand[s][c] for s in self.seats], *[a[c] for a in aside.values() if c in a], 1
+            )
+            for c in self.universe
+        ]
         out.append((block[0], "fact", Tracked(f"{self.deal}@dealt-once", z3.And(*once))))
+        laid = self.data.get("aside", {})
+        for s, cards in aside.items():
+            one = z3.PbEq([(x, 1) for x in cards.values()], 1) if cards else z3.BoolVal(False)
+            out.append((block[0], "fact", Tracked(f"{laid['clause']}@aside/{s}", one)))
         first = enc.first_hand()
         if first is not None:
             size, clause = first

@@ -169,3 +169,16 @@ def test_it_works_for_a_new_game() -> None:
         verdict = decide(tiny_id, data, {})
     assert verdict.status == "contradiction"
     assert any(label.startswith("TINY-PLAY-1@T1/Bob/") for label in verdict.core)
+
+
+def test_a_card_laid_aside_is_in_no_hand() -> None:
+    """Later Sticheln: Maria's unwanted card is yellow 2 (line 27); planting it as the blue
+    3 she leads in trick 1 clashes with her laying it aside."""
+    data = sequence("sticheln")
+    assert decide("sticheln", data, {}).status == "holds"
+    data["aside"]["cards"]["Maria"] = "B3"
+    verdict = decide("sticheln", data, {})
+    assert verdict.status == "contradiction"
+    assert {"STI-EX-SELECT@aside/Maria", "STI-PLAY-1@STI-EX-TRICK-1/Maria/B3"} <= set(
+        verdict.core
+    )
