@@ -28,7 +28,8 @@ the result names the assumption it rests on.
 
 Each trick is also decided alone (only its plays need be legal, the hands still bound by
 the whole sequence; the deck clause for its own cards), against the trick's
-``holds_under`` (else the sequence's).
+``holds_under`` (else the sequence's); a contradiction that needs the tricks to be
+consecutive says so there too.
 
 An unsatisfiable combination is reported with its unsat core: clause ids, each with the
 play or fact it stands for (``CLAUSE@TRICK/PLAYER/CARD``). Where the data expects it (the
@@ -335,6 +336,15 @@ def sequence_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
                 if alone.status == "unknown" or got != want:
                     trick_ok[k] = False
                 core = f" (core {', '.join(alone.core)})" if alone.core else ""
+                if (
+                    alone.status == "contradiction"
+                    and ex.get("consecutive") == ASSUMED
+                    and not _within_a_trick(alone.core)
+                ):
+                    apart = seq.decide(False, timeout_ms, only=k)
+                    trick_secs += apart.seconds
+                    if apart.status == "holds":
+                        core += ", only if the tricks are consecutive (assumed)"
                 trick_lines[k].append(f"{_label(readings)}: {alone.status}{core}")
         for k, trick in enumerate(ex["trick"]):
             out.append(

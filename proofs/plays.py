@@ -72,7 +72,8 @@ class PlayEncoding(ABC):
 
     ruleset: str
     readings: tuple[str, ...] = ()
-    """The options whose readings change what may be played (each combination matters)."""
+    """The options whose readings change what may be played, the deck in play included
+    (each combination matters)."""
 
     @classmethod
     def contexts(cls, game: Game) -> list[dict[str, Any]]:
@@ -124,6 +125,13 @@ class PlayEncoding(ABC):
     def deck_clause(self) -> str:
         """The clause id stating the deck in play."""
         return self.deck_table()[2]
+
+    def in_deck(self, card: CardTerm) -> z3.BoolRef:
+        """``card`` is a card of the deck in play (for symbolic tricks and cards)."""
+        colours, values, _ = self.deck_table()
+        return z3.And(
+            card[0] >= 0, card[0] < colours, card[1] >= values.start, card[1] < values.stop
+        )
 
     def holding(self) -> dict[Card, z3.BoolRef]:
         """Fresh Bool per card of the deck (``held_<colour>_<value>``)."""

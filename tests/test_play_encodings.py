@@ -155,3 +155,15 @@ def test_the_sampled_check_catches_a_wrong_rule() -> None:
     finally:
         PLAYS.unregister("lowhigh")
         PLAYS.register("lowhigh", right)
+
+
+def test_in_deck_is_the_deck() -> None:
+    for ruleset_id in RULESETS.ids():
+        for game in games(ruleset_id):
+            enc = PLAYS[ruleset_id](game, {})
+            inside = {
+                c
+                for c in range(6 * 32)
+                if z3.is_true(z3.simplify(enc.in_deck(term(Card(c)))))
+            }
+            assert inside == set(enc.deck()), (ruleset_id, game.players)
