@@ -422,6 +422,6 @@ def _result(
     if not found:
         detail += "; the core names no dispute of the readings the data excludes"
         return result(COUNTEREXAMPLE, detail, witness)
-    return result(
-        FINDING, detail, witness, _machine(seq.enc, core), ",".join(d.id for d in found)
-    )
+    ids = ",".join(d.id for d in found)
+    detail = f"dispute {ids}: {detail}"
+    return result(FINDING, detail, witness, _machine(seq.enc, core), ids)
