@@ -167,3 +167,33 @@ def test_in_deck_is_the_deck() -> None:
                 if z3.is_true(z3.simplify(enc.in_deck(term(Card(c)))))
             }
             assert inside == set(enc.deck()), (ruleset_id, game.players)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS.ids())
+def test_the_negation_is_usable_a_nonempty_hand_has_a_legal_card(ruleset_id: str) -> None:
+    """(b) of the interface: with ``legality`` negated for every card, a non-empty hand
+    and a symbolic unfinished trick (cards of the deck, distinct, not held) admit no
+    model, under every reading, for every trick length; the premises alone do (so the
+    proof is not vacuous)."""
+    ruleset = get_ruleset(ruleset_id)
+    for game in games(ruleset_id):
+        if game.players != ruleset.player_counts[0]:
+            continue
+        enc = PLAYS[ruleset_id](game, {})
+        held = enc.holding()
+        for length in range(game.seats):
+            trick = [symbolic(f"t{i}") for i in range(length)]
+            premises = [z3.Or(*held.values())]
+            for i, card in enumerate(trick):
+                premises.append(enc.in_deck(card))
+                premises += [z3.Or(card[0] != o[0], card[1] != o[1]) for o in trick[:i]]
+                premises += [
+                    z3.Implies(h, z3.Or(card[0] != (c >> 5), card[1] != (c & 31)))
+                    for c, h in held.items()
+                ]
+            solver = z3.Solver()
+            solver.add(*premises)
+            assert solver.check() == z3.sat
+            legal = [enc.legality(held, trick, term(c)).formula for c in enc.deck()]
+            solver.add(z3.Not(z3.Or(*legal)))
+            assert solver.check() == z3.unsat, (ruleset_id, game.options, length)
