@@ -15,10 +15,15 @@ What a trick sequence checks:
   to whom the text says (``taken``), and the trick is worth the points the
   text says to its winner (``points``, via ``Ruleset.example_points`` and the
   seat's ``owners`` fact, in Sticheln his misery colour);
-* every card played follows the rule of what may be played (``play``), given
-  the smallest hand the text allows: the cards that player plays later in the
-  sequence. Legality is anti-monotone in the hand, so a card illegal with
-  that hand is illegal with every hand the player could have held.
+* every card played follows the model's rule of what may be played (``play``),
+  given the smallest hand the sequence allows: the cards that player plays later
+  in it. Legality is anti-monotone in the hand, so a card illegal with that hand
+  is illegal with every hand holding those cards, that is, as long as the tricks
+  are consecutive tricks of one round (the data's ``consecutive``). This is the
+  model's side; the clauses' side, a Z3 search over every hand the text allows
+  (hand sizes, the cards dealt once, the cards laid aside, stated voids), and
+  whether a verdict rests on the tricks being consecutive, is
+  :mod:`tricklaw.proofs.example_legality`.
 """
 
 from __future__ import annotations

@@ -28,11 +28,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import z3
 
-from tricklaw.model.cards import Card, build_deck, colour_of, value_of
+from tricklaw.model.cards import VALUE_LIMIT, Card, build_deck, colour_of, make_card, value_of
 from tricklaw.model.registry import Registry
 from tricklaw.model.state import Game
 from tricklaw.proofs.solver import Tracked
@@ -42,6 +43,7 @@ CardTerm = tuple[z3.ArithRef, z3.ArithRef]
 """A symbolic card: (colour, value) z3 Ints."""
 
 
+@cache
 def term(card: Card) -> CardTerm:
     """The concrete ``card`` as a (colour, value) pair of z3 constants."""
     return z3.IntVal(colour_of(card)), z3.IntVal(value_of(card))
@@ -70,7 +72,8 @@ class PlayEncoding(ABC):
 
     ruleset: str
     readings: tuple[str, ...] = ()
-    """The options whose readings change what may be played (each combination matters)."""
+    """The options whose readings change what may be played, the deck in play included
+    (each combination matters)."""
 
     @classmethod
     def contexts(cls, game: Game) -> list[dict[str, Any]]:
@@ -100,6 +103,13 @@ class PlayEncoding(ABC):
     hold_clause: str = ""
     """The clause saying a player plays a card of his own hand (the ``turn`` clause)."""
 
+    def first_hand(self) -> tuple[int, str] | None:
+        """(the cards each player holds at the round's first play, the clause saying so),
+        or None where the encoding states no hand size. Each trick takes one card from
+        every hand, so before the round's trick ``t`` (from 0) each hand holds that many
+        less."""
+        return None
+
     # --- shared ----------------------------------------------------------------------
 
     def deck_table(self) -> tuple[int, range, str]:
@@ -117,13 +127,24 @@ class PlayEncoding(ABC):
         """The clause id stating the deck in play."""
         return self.deck_table()[2]
 
+    def in_deck(self, card: CardTerm) -> z3.BoolRef:
+        """``card`` is a card of the deck in play (for symbolic tricks and cards)."""
+        colours, values, _ = self.deck_table()
+        return z3.And(
+            card[0] >= 0, card[0] < colours, card[1] >= values.start, card[1] < values.stop
+        )
+
     def holding(self) -> dict[Card, z3.BoolRef]:
         """Fresh Bool per card of the deck (``held_<colour>_<value>``)."""
         return {c: z3.Bool(f"held_{colour_of(c)}_{value_of(c)}") for c in self.deck()}
 
     def held_card(self, held: Mapping[Card, z3.BoolRef], card: CardTerm) -> z3.BoolRef:
         """``card`` is one of the held cards."""
-        return z3.Or(*[z3.And(is_card(card, c), h) for c, h in held.items()])
+        if z3.is_int_value(card[0]) and z3.is_int_value(card[1]):  # a concrete card
+            concrete = make_card(card[0].as_long(), card[1].as_long())
+            if 0 <= card[1].as_long() < VALUE_LIMIT:
+                return held.get(Card(concrete), z3.BoolVal(False))
+        return z3.Or(z3.BoolVal(False), *[z3.And(is_card(card, c), h) for c, h in held.items()])
 
     def legal(
         self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
@@ -151,10 +172,19 @@ class PlayEncoding(ABC):
     def holds_any(self, held: Mapping[Card, z3.BoolRef], which: Any) -> z3.BoolRef:
         """The player holds a card ``c`` with ``which(c)`` (a z3 Bool over the concrete
         card's colour and value)."""
-        return z3.Or(
-            z3.BoolVal(False),
-            *[z3.And(h, which(term(c))) for c, h in held.items()],
-        )
+        probe = symbolic("probe")
+        shape = which(probe)  # built once, then instantiated per card (building is slow)
+        out = []
+        for c, h in held.items():
+            if z3.is_false(h):
+                continue
+            colour, value = term(c)
+            cond = z3.simplify(z3.substitute(shape, (probe[0], colour), (probe[1], value)))
+            if z3.is_true(cond):
+                out.append(h)
+            elif not z3.is_false(cond):
+                out.append(z3.And(h, cond))
+        return z3.Or(z3.BoolVal(False), *out)
 
     def must_if_held(
         self, held: Mapping[Card, z3.BoolRef], card: CardTerm, which: Any

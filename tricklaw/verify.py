@@ -47,7 +47,14 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import edition_diff, example_constraints, liveness_checks, obligations, ties
+from tricklaw.proofs import (
+    edition_diff,
+    example_constraints,
+    example_legality,
+    liveness_checks,
+    obligations,
+    ties,
+)
 from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
@@ -258,6 +265,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
         results += _registry_checks(ruleset)
         results += _example_results(ruleset)
         results += example_constraints.example_results(ruleset, scope.timeout_ms)
+        results += example_legality.sequence_results(ruleset, scope.timeout_ms)
         for n in counts:
             progress(f"{ruleset.id} {n}p: self-check")
             results.append(_self_check(ruleset, n))

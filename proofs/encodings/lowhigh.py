@@ -192,6 +192,10 @@ class LowHighPlay(FollowLead):
     hold_clause = "LH-PLAY-1"
     follow_clause = "LH-PLAY-2"
 
+    def first_hand(self) -> tuple[int, str] | None:
+        """15 cards each (LH-DEAL-1)."""
+        return 15, "LH-DEAL-1"
+
 
 ENCODINGS.register("lowhigh", LowHighTrick)
 MACHINES.register("lowhigh", conservation_machine)

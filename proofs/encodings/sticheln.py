@@ -297,6 +297,11 @@ class StichelnPlay(PlayEncoding):
         self.is_1993 = self.ruleset == "sticheln-1993"
         self.hold_clause = "STI93-PLAY-1" if self.is_1993 else "STI-PLAY-1"
 
+    def first_hand(self) -> tuple[int, str] | None:
+        """15 cards dealt, one laid down as the misery (unwanted) card: 14 at the first
+        trick (STI93-LEAD-2 says so; STI-SELECT-2: one of his 15 cards)."""
+        return 14, "STI93-LEAD-2" if self.is_1993 else "STI-SELECT-2"
+
     def rule(
         self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
     ) -> list[Tracked]:

@@ -63,6 +63,8 @@ COLOURS = 4
 """Four colours (002 line 7, LAST-DECK-1)."""
 VALUES = range(1, 13)
 """Each colour holds the values 1 to 12 once (002 line 7, LAST-DECK-1)."""
+HAND = MappingProxyType({3: 12, 4: 9, 5: 8})
+"""players -> cards dealt to each (002, LAST-DEAL-1)."""
 
 
 class TheLastTrick(TrickEncoding):
@@ -162,6 +164,14 @@ class TheLastPlay(PlayEncoding):
     trick_encoding = TheLastTrick
     readings = ("last-play",)
     hold_clause = "LAST-PLAY-1"
+
+    def first_hand(self) -> tuple[int, str] | None:
+        """12, 12, 9 or 8 cards for 2, 3, 4 or 5 players (LAST-DEAL-1, LAST-GHOST-1); a
+        points card swapped in replaces a hand card (LAST-COLLECT-1), so a hand loses one
+        card a trick all the same."""
+        if self.game.players == 2:
+            return 12, "LAST-GHOST-1"
+        return HAND[self.game.players], "LAST-DEAL-1"
 
     def rule(
         self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm

@@ -11,11 +11,13 @@ layer, registered from outside the package as any third-party game would be.
 * :mod:`.views`: what its observation adds to the views (OpenSpiel's tensors);
 
 :func:`register` adds every part to its layer's registry; :func:`unregister` removes
-them again.
+them again; :func:`registered` does both around a block.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 
 from tricklaw import spec
@@ -59,3 +61,13 @@ def unregister() -> None:
     for registry in reversed(REGISTRIES):
         registry.unregister(RULESET_ID)
     spec.remove_folder(SPEC)
+
+
+@contextmanager
+def registered() -> Iterator[str]:
+    """Tiny in every layer while the block runs (its ruleset id), removed after it."""
+    register()
+    try:
+        yield RULESET_ID
+    finally:
+        unregister()
