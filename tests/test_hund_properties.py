@@ -185,6 +185,7 @@ def test_every_state_keeps_the_invariants_and_powers_are_given_once(
     "HUND-GAP-6",
     "HUND-D-HUNDTIE",
     "HUND-D-VIRTUALHUND",
+    "HUND-D-GAMETIE",
 )
 @SETTINGS
 @given(config=hund_games())
@@ -197,9 +198,10 @@ def test_scores_equal_the_recount_and_the_text(config: tuple[Game, int]) -> None
     totals = [sum(log.scores[s] for log in state.history) for s in range(game.seats)]
     assert list(state.returns()) == totals
     best = max(totals[: game.players])
-    assert RULESET.winners(game, totals) == tuple(
-        s for s in range(game.players) if totals[s] == best
-    )
+    tied = tuple(s for s in range(game.players) if totals[s] == best)
+    tie_break = game.options.text("game-tie")  # HUND-D-GAMETIE
+    expected = {"shared": tied, "nobody": tied if len(tied) == 1 else (), "first-seat": tied[:1]}
+    assert RULESET.winners(game, totals) == expected[tie_break]
 
 
 @clause("HUND-POWER-5", "HUND-GAP-3", "HUND-GAP-5", "HUND-GAP-6", "HUND-GAP-7", "HUND-D-LEADTIE")
