@@ -184,3 +184,44 @@ def test_an_unknown_is_never_reported_as_proved() -> None:
         [t.formula for t in enc.domain()], enc.outcome, [], lambda p, k: None, 5_000
     )
     assert proof.status in (COUNTEREXAMPLE, UNKNOWN)  # no path: nothing is covered
+
+
+@pytest.mark.slow
+def test_verify_reports_the_proof_per_reading_and_the_sample_behind_it() -> None:
+    from tricklaw.verify import Scope, collect
+
+    results = collect(Scope("lowhigh", players=3))
+    proofs = [r for r in results if r.obligation == "equivalence-trick"]
+    assert {r.reading for r in proofs} == {"same-card=same-player", "same-card=among-rest"}
+    assert all(r.status == PROVED and "paths" in r.detail for r in proofs)
+    samples = [r for r in results if r.obligation == "agreement"]
+    assert samples and all("seeded random tricks" in r.detail for r in samples)
+
+
+def test_over_the_path_budget_nothing_is_claimed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRICKLAW_EQUIVALENCE_PATHS", "5")
+    assert equivalence.path_budget() == 5
+    ruleset = get_ruleset("lowhigh")
+    out = equivalence.trick_equivalence(ENCODINGS["lowhigh"](ruleset.make_game(4)), 30_000)
+    assert out.status == "pass" and out.detail.startswith("NOT PROVED")
+    monkeypatch.setenv("TRICKLAW_EQUIVALENCE_PATHS", "0")
+    assert equivalence.path_budget() >= 10**9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    [("lowhigh", 6), ("the-last", 5), ("sticheln", 6), ("sticheln-1993", 6), ("hund", 5)],
+)
+def test_the_largest_tables_are_proved_without_a_budget(ruleset_id: str, players: int) -> None:
+    """The proof at each game's largest table, every reading and context, no budget
+    (minutes: Sticheln's six-card tricks have thousands of paths)."""
+    ruleset = get_ruleset(ruleset_id)
+    cls = ENCODINGS[ruleset_id]
+    for readings in equivalence.reading_combinations(
+        ruleset, equivalence.trick_readings(ruleset, cls)
+    ):
+        game = ruleset.make_game(players, readings)
+        for context in cls.contexts(game):
+            out = equivalence.trick_equivalence(cls(game, context), 120_000, budget=10**9)
+            assert out.status == PROVED, (readings, context, out.detail, out.witness)

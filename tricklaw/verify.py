@@ -47,7 +47,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
-from tricklaw.proofs import example_constraints, obligations
+from tricklaw.proofs import equivalence, example_constraints, obligations
 from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
@@ -262,6 +262,9 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: self-check")
             results.append(_self_check(ruleset, n))
             results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
+            results += equivalence.equivalence_results(
+                ruleset, n, options, scope.timeout_ms, progress
+            )
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
             progress(f"{ruleset.id} {n}p: score bounds")
