@@ -29,6 +29,7 @@ PACKAGE = Path(importlib.import_module("tricklaw").__file__ or "").resolve().par
 LAYERS = (
     "tricklaw.proofs.encodings:ENCODINGS",
     "tricklaw.proofs.conservation:MACHINES",
+    "tricklaw.proofs.plays:PLAYS",
     "tricklaw.proofs.bounds:BOUNDS",
     "tricklaw.vectors.profiles:PROFILES",
     "tricklaw.views:VIEWS",

@@ -35,6 +35,7 @@ import z3
 from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -195,5 +196,19 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
 
 
+class HundPlay(FollowLead):
+    """What may be played in Hund (004): the start player plays any card (HUND-PLAY-1); the
+    others play the suit of the trick's first card if they hold it, else any card
+    (HUND-PLAY-2). The effects (trump and the rest) change who wins, not what may be
+    played: the rule needs no trick context."""
+
+    ruleset = "hund"
+    trick_encoding = HundTrick
+    readings = ("more-cards", "values")
+    hold_clause = "HUND-PLAY-1"
+    follow_clause = "HUND-PLAY-2"
+
+
 ENCODINGS.register("hund", HundTrick)
 MACHINES.register("hund", conservation_machine)
+PLAYS.register("hund", HundPlay)

@@ -41,6 +41,7 @@ from tricklaw.proofs.conservation import (
     split,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -172,5 +173,17 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
 
 
+class LowHighPlay(FollowLead):
+    """What may be played in lowhigh (003): the trick's starter plays any card (LH-PLAY-1); the
+    others follow the first card's colour if they can, else play any card (LH-PLAY-2)."""
+
+    ruleset = "lowhigh"
+    trick_encoding = LowHighTrick
+    readings = ()
+    hold_clause = "LH-PLAY-1"
+    follow_clause = "LH-PLAY-2"
+
+
 ENCODINGS.register("lowhigh", LowHighTrick)
 MACHINES.register("lowhigh", conservation_machine)
+PLAYS.register("lowhigh", LowHighPlay)

@@ -20,12 +20,13 @@ winner (STI93-COLLECT-1, STI-COLLECT-1) or, when nobody wins it, aside.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 import z3
 
+from tricklaw.model.cards import Card
 from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import (
     MACHINES,
@@ -39,6 +40,7 @@ from tricklaw.proofs.conservation import (
     takes,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -242,7 +244,61 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, places, (*hands, "aside"), clause["deal"], moves)
 
 
+class StichelnPlay(PlayEncoding):
+    """What may be played in Sticheln, both editions, written from their clauses.
+
+    1993 (000, lines 31-38): the leader plays any card (STI93-LEAD-2); the others, read
+    as dispute STI93-D-FOLLOW says: ``free``, any card; ``follow-or-trump`` (line 38 as
+    written, STI93-PLAY-2), a start-colour card or a trump card (a non-zero card of
+    another colour, STI93-TRICK-2) unless the hand holds neither; ``must-follow``, the
+    start colour if held, else a trump card if held, else any card. Later edition (001,
+    line 33): any card (STI-PLAY-2). Every card played is one of the player's own
+    (STI93-PLAY-1, STI-PLAY-1).
+    """
+
+    trick_encoding = StichelnTrick
+    readings = ("follow", "deck")
+
+    def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
+        super().__init__(game, context)
+        self.ruleset = game.ruleset.id
+        self.is_1993 = self.ruleset == "sticheln-1993"
+        self.hold_clause = "STI93-PLAY-1" if self.is_1993 else "STI-PLAY-1"
+
+    def rule(
+        self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
+    ) -> list[Tracked]:
+        """The follow reading's restriction on a card played after the lead."""
+        if not trick or not self.is_1993 or self.options["follow"] == "free":
+            return []
+        start = trick[0][0]  # the start colour is the first card's (STI93-TRICK-1)
+
+        def follows(c: CardTerm) -> z3.BoolRef:
+            return c[0] == start
+
+        def trumps(c: CardTerm) -> z3.BoolRef:  # STI93-TRICK-2
+            return z3.And(c[0] != start, c[1] != 0)
+
+        if self.options["follow"] == "follow-or-trump":
+            either = lambda c: z3.Or(follows(c), trumps(c))  # noqa: E731
+            return [Tracked("STI93-PLAY-2", self.must_if_held(held, card, either))]
+        return [
+            Tracked(
+                "STI93-D-FOLLOW",
+                z3.And(
+                    self.must_if_held(held, card, follows),
+                    z3.Implies(
+                        z3.Not(self.holds_any(held, follows)),
+                        self.must_if_held(held, card, trumps),
+                    ),
+                ),
+            )
+        ]
+
+
 ENCODINGS.register("sticheln-1993", StichelnTrick)
 ENCODINGS.register("sticheln", StichelnTrick)
 MACHINES.register("sticheln-1993", conservation_machine)
 MACHINES.register("sticheln", conservation_machine)
+PLAYS.register("sticheln-1993", StichelnPlay)
+PLAYS.register("sticheln", StichelnPlay)

@@ -15,10 +15,11 @@ down (LAST-TRICK-3, LAST-COLLECT-1); the played cards are discarded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import z3
 
+from tricklaw.model.cards import Card
 from tricklaw.proofs.conservation import (
     MACHINES,
     Machine,
@@ -31,6 +32,7 @@ from tricklaw.proofs.conservation import (
     swap,
 )
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -125,5 +127,33 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     return Machine(ruleset, places, (*hands, "points"), clause["deal"], moves)
 
 
+class TheLastPlay(PlayEncoding):
+    """What may be played in The Last (002, lines 23-29): the trick's first player plays
+    any card (LAST-PLAY-1); every later player but the last follows the first card's
+    colour if he holds it (LAST-PLAY-2); the last player plays a colour already in the
+    trick if he holds one (LAST-PLAY-3), or, under ``last-play=free``
+    (LAST-D-LASTPLAY), any card. The last player is the one completing the trick
+    (a trick has as many cards as seats, the ghost's included: LAST-GHOST-1)."""
+
+    ruleset = "the-last"
+    trick_encoding = TheLastTrick
+    readings = ("last-play",)
+    hold_clause = "LAST-PLAY-1"
+
+    def rule(
+        self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
+    ) -> list[Tracked]:
+        """The follow duty of a non-first player, the last player's own rule."""
+        if not trick:
+            return []
+        if len(trick) < self.size - 1:
+            return [Tracked("LAST-PLAY-2", self.must_if_held(held, card, colour_in([trick[0][0]])))]
+        if self.options["last-play"] == "free":
+            return []
+        played = colour_in([c for c, _ in trick])
+        return [Tracked("LAST-PLAY-3", self.must_if_held(held, card, played))]
+
+
 ENCODINGS.register("the-last", TheLastTrick)
 MACHINES.register("the-last", conservation_machine)
+PLAYS.register("the-last", TheLastPlay)

@@ -4,7 +4,7 @@ layer, registered from outside the package as any third-party game would be.
 * ``spec/``: the rule text, its line count and hash (``sources.toml``) and the clause
   registry (``tiny.toml``);
 * :mod:`.model`: the reference model;
-* :mod:`.encoding`: its trick rule and card flow in Z3, written from the clauses;
+* :mod:`.encoding`: its trick rule, play rule and card flow in Z3, written from the clauses;
 * :mod:`.bounds`: the relaxation its score bounds are proved over, and the plan of the
   witnesses that meet them;
 * :mod:`.vectors`: its conformance-vector profile;
@@ -23,6 +23,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds import BOUNDS
 from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
@@ -33,7 +34,7 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, ENCODINGS, MACHINES, BOUNDS, PROFILES, VIEWS)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, PLAYS, BOUNDS, PROFILES, VIEWS)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -43,6 +44,7 @@ def register() -> None:
     RULESETS.register(RULESET_ID, TINY)
     ENCODINGS.register(RULESET_ID, encoding.TinyTrick)
     MACHINES.register(RULESET_ID, encoding.conservation_machine)
+    PLAYS.register(RULESET_ID, encoding.TinyPlay)
     BOUNDS.register(RULESET_ID, bounds.BOUNDS)
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)

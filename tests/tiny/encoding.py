@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import z3
 
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
+from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -67,3 +68,14 @@ def conservation_machine(ruleset: str, seats: int, clause: Mapping[str, str]) ->
     hands, taken = seat_places("hand", seats), seat_places("taken", seats)
     moves = (*plays(seats, clause), *takes(seats, clause["collect"]))
     return Machine(ruleset, (*hands, "trick", *taken), hands, clause["deal"], moves)
+
+
+class TinyPlay(FollowLead):
+    """What may be played in Tiny: any card to lead; then the led colour if the hand holds
+    it, else any card (TINY-PLAY-1)."""
+
+    ruleset = "tiny"
+    trick_encoding = TinyTrick
+    readings = ()
+    hold_clause = "TINY-PLAY-1"
+    follow_clause = "TINY-PLAY-1"
