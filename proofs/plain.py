@@ -28,6 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tricklaw.model.state import Game
 from tricklaw.proofs.tricks import TrickEncoding
 
 PREFIX = "_tricklaw_plain"
@@ -128,14 +129,22 @@ def plain_ruleset(ruleset: Any) -> Any:
     return getattr(module, type(ruleset).__name__)()
 
 
+def game_for(game: Game, force: bool = False) -> Game:
+    """``game`` itself in a plain install, else the same game made by the plain copy of
+    its ruleset (or with ``force``)."""
+    if not (force or compiled_install()):
+        return game
+    shadow: Game = plain_ruleset(game.ruleset).make_game(game.players, game.options.as_dict())
+    return shadow
+
+
 def runner(enc: TrickEncoding, force: bool = False) -> Callable[[Any], Any]:
     """The model's outcome of a trick as ``enc`` states it, in plain Python: the
     encoding's ``model_outcome``, on the plain copy of the model when the install is
     compiled (or ``force``)."""
     if not (force or compiled_install()):
         return enc.model_outcome
-    game = enc.game
-    shadow = plain_ruleset(game.ruleset).make_game(game.players, game.options.as_dict())
+    shadow = game_for(enc.game, force=True)
     clone = copy.copy(enc)
     clone.game = shadow
     clone.options = shadow.options

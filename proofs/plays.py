@@ -91,8 +91,9 @@ class PlayEncoding(ABC):
     """The game's trick encoding, whose deck clause this rule shares."""
 
     @abstractmethod
-    def rule(self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm],
-             card: CardTerm) -> list[Tracked]:
+    def rule(
+        self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
+    ) -> list[Tracked]:
         """The restriction on ``card`` beyond holding it, each part tracked by its clause
         (nothing for a free lead or free play)."""
 
@@ -131,8 +132,10 @@ class PlayEncoding(ABC):
         he holds it (:attr:`hold_clause`), and the rule allows it (:meth:`rule`)."""
         if len(trick) >= self.size:
             raise ValueError(f"a trick of {len(trick)} cards is full at {self.size} seats")
-        return [Tracked(self.hold_clause, self.held_card(held, card)),
-                *self.rule(held, trick, card)]
+        return [
+            Tracked(self.hold_clause, self.held_card(held, card)),
+            *self.rule(held, trick, card),
+        ]
 
     def legality(
         self, held: Mapping[Card, z3.BoolRef], trick: Sequence[CardTerm], card: CardTerm
@@ -145,9 +148,7 @@ class PlayEncoding(ABC):
 
     # --- helpers for writing rules ---------------------------------------------------
 
-    def holds_any(
-        self, held: Mapping[Card, z3.BoolRef], which: Any
-    ) -> z3.BoolRef:
+    def holds_any(self, held: Mapping[Card, z3.BoolRef], which: Any) -> z3.BoolRef:
         """The player holds a card ``c`` with ``which(c)`` (a z3 Bool over the concrete
         card's colour and value)."""
         return z3.Or(
