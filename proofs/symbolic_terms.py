@@ -76,14 +76,14 @@ _Z3_CACHE: dict[Term, Any] = {}
 
 def to_z3(t: Term) -> Any:
     """``t`` as a Z3 expression (cached)."""
+    op = t[0]
+    if op == "k":  # not cached: ("k", 1) == ("k", True), yet one is an Int, one a Bool
+        return z3.BoolVal(t[1]) if isinstance(t[1], bool) else z3.IntVal(t[1])
     hit = _Z3_CACHE.get(t)
     if hit is not None:
         return hit
-    op = t[0]
-    if op == "k":
-        out: Any = z3.BoolVal(t[1]) if isinstance(t[1], bool) else z3.IntVal(t[1])
-    elif op == "v":
-        out = z3.Int(t[1])
+    if op == "v":
+        out: Any = z3.Int(t[1])
     else:
         a = [to_z3(x) for x in t[1:]]
         if op == "div":
