@@ -43,11 +43,17 @@ from tricklaw.proofs.symbolic_terms import to_z3
 from tricklaw.proofs.tricks import TrickEncoding
 
 MACHINE = "equivalence"
-PATH_BUDGET = 2_000
+PATH_BUDGET = 300
 """verify's default: explore at most this many paths per trick proof. Beyond it the
 proof is not attempted to its end and the result says so (status ``pass``, detail
-"not proved"); the sampled agreement check stands for it. The environment variable
-``TRICKLAW_EQUIVALENCE_PATHS`` sets another budget (0: no limit, every proof runs)."""
+"not proved"); the sampled agreement check stands for it. Once a reading and context
+is over the budget at one player count, larger counts (longer tricks, more paths) are
+not attempted. The environment variable ``TRICKLAW_EQUIVALENCE_PATHS`` sets another
+budget (0: no limit, every proof runs)."""
+
+_OVER: dict[tuple[str, str, str, int], int] = {}
+"""(ruleset, reading, context, budget) -> the player count at which the proof went over
+the budget (only to save exploring larger tables: it never decides a status)."""
 
 
 SEVERITY = (PROVED, "pass", UNKNOWN, COUNTEREXAMPLE)
@@ -261,6 +267,25 @@ def trick_readings(ruleset: Ruleset[Any], cls: type[TrickEncoding]) -> tuple[str
     return tuple(dict.fromkeys((*cls.readings, *model_side)))
 
 
+def _bounded(enc: TrickEncoding, label: str, timeout_ms: int) -> Outcome:
+    """:func:`trick_equivalence`, not attempted when a smaller table of the same reading
+    and context was already over the path budget."""
+    budget = path_budget()
+    key = (enc.game.ruleset.id, label, repr(sorted(enc.context.items())), budget)
+    over = _OVER.get(key)
+    if over is not None and over < enc.game.players:
+        return Outcome(
+            "pass",
+            0.0,
+            detail=f"NOT PROVED: over the budget of {budget} paths at {over} players already"
+            " (TRICKLAW_EQUIVALENCE_PATHS=0 proves it); the sampled agreement stands",
+        )
+    out = trick_equivalence(enc, timeout_ms, budget)
+    if out.status == "pass":
+        _OVER[key] = min(enc.game.players, _OVER.get(key, enc.game.players))
+    return out
+
+
 def equivalence_results(
     ruleset: Ruleset[Any],
     players: int,
@@ -276,12 +301,15 @@ def equivalence_results(
         game = ruleset.make_game(players, {**chosen, **readings})
         label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
         progress(f"{ruleset.id} {players}p {label}: equivalence")
-        outcomes = [trick_equivalence(cls(game, ctx), timeout_ms) for ctx in cls.contexts(game)]
+        outcomes = [_bounded(cls(game, ctx), label, timeout_ms) for ctx in cls.contexts(game)]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
         paths = sum(_count(o.detail) for o in outcomes)
         detail = shown.detail
         if shown.status == PROVED and len(outcomes) > 1:
             detail = f"every trick, {len(outcomes)} contexts, {paths} paths in all"
+        elif len(outcomes) > 1:
+            done = sum(o.status == PROVED for o in outcomes)
+            detail = f"{done} of {len(outcomes)} contexts proved; worst: {detail}"
         out.append(
             Result(
                 "equivalence-trick",

@@ -211,11 +211,13 @@ def test_over_the_path_budget_nothing_is_claimed(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset_id", "players"),
-    [("lowhigh", 6), ("the-last", 5), ("sticheln", 6), ("sticheln-1993", 6), ("hund", 5)],
+    [("lowhigh", 6), ("the-last", 5), ("sticheln-1993", 5), ("hund", 4)],
 )
 def test_the_largest_tables_are_proved_without_a_budget(ruleset_id: str, players: int) -> None:
-    """The proof at each game's largest table, every reading and context, no budget
-    (minutes: Sticheln's six-card tricks have thousands of paths)."""
+    """The proof beyond verify's path budget, every reading and context, no budget
+    (minutes: thousands of paths). Sticheln at six players (about 6,700 paths a
+    reading) and Hund at five are longer still and left to ``TRICKLAW_EQUIVALENCE_PATHS=0
+    tricklaw verify``."""
     ruleset = get_ruleset(ruleset_id)
     cls = ENCODINGS[ruleset_id]
     for readings in equivalence.reading_combinations(
