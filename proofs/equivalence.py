@@ -43,7 +43,7 @@ from tricklaw.proofs.symbolic_terms import to_z3
 from tricklaw.proofs.tricks import TrickEncoding
 
 MACHINE = "equivalence"
-PATH_BUDGET = 300
+PATH_BUDGET = 400
 """verify's default: explore at most this many paths per trick proof. Beyond it the
 proof is not attempted to its end and the result says so (status ``pass``, detail
 "not proved"); the sampled agreement check stands for it. Once a reading and context
