@@ -165,7 +165,7 @@ def test_a_planted_bug_on_a_rare_six_player_trick_is_caught(
     monkeypatch.setattr(lowhigh, "judge", _rare_bug(lowhigh.judge))
     ruleset = get_ruleset("lowhigh")
     game = ruleset.make_game(6)
-    out = equivalence.trick_equivalence(ENCODINGS["lowhigh"](game), 30_000)
+    out = equivalence.trick_equivalence(ENCODINGS["lowhigh"](game), 30_000, budget=10**9)
     assert out.status == COUNTEREXAMPLE, out
     trick = out.witness["trick"]
     values = [int(card[1:]) for card in trick]
