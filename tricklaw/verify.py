@@ -49,6 +49,7 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State
 from tricklaw.proofs import (
     edition_diff,
+    equivalence,
     example_constraints,
     example_legality,
     liveness_checks,
@@ -270,6 +271,9 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             progress(f"{ruleset.id} {n}p: self-check")
             results.append(_self_check(ruleset, n))
             results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
+            results += equivalence.equivalence_results(
+                ruleset, n, options, scope.timeout_ms, progress
+            )
             progress(f"{ruleset.id} {n}p: conservation")
             results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
             results += liveness_checks.results(ruleset, n, options, scope.timeout_ms)

@@ -1,0 +1,333 @@
+"""Model = clauses for every trick: the model's own trick code, executed symbolically,
+proved equal to the clause encoding on every input.
+
+For a :class:`~tricklaw.proofs.tricks.TrickEncoding` (one ruleset, player count,
+combination of readings and trick context), :func:`trick_equivalence`
+
+1. runs the encoding's :meth:`~tricklaw.proofs.tricks.TrickEncoding.model_outcome`,
+   which calls the model's ``judge_trick``, on symbolic cards
+   ``colour_i * 32 + value_i`` over the encoding's own variables, with the executor of
+   :mod:`tricklaw.proofs.symbolic` (no ruleset-specific code: any game's model runs);
+   each path gives a path condition and the model's outcome on it;
+2. proves with Z3, path by path (one incremental solver holding the deck clause and the
+   rule under the readings), that ``domain & path condition & resolution(outcome)``
+   implies ``outcome == the path's outcome``; and that every branch the executor found
+   infeasible is infeasible, so the paths cover the domain;
+3. checks that the model's deck is the encoding's (the domain is the same set of cards).
+
+A disagreement is a counterexample whose witness trick is run through the model again,
+concretely: the report shows the model's and the encoding's outcomes. A path the executor
+could not follow (:class:`~tricklaw.proofs.symbolic.Unsupported`) that is reachable
+leaves the obligation *unknown*, never proved.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from tricklaw.model.cards import Card, make_card
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.proofs import plain, symbolic
+from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.symbolic import Path
+from tricklaw.proofs.symbolic_terms import to_z3
+from tricklaw.proofs.tricks import TrickEncoding
+
+MACHINE = "equivalence"
+PATH_BUDGET = 400
+"""verify's default: explore at most this many paths per trick proof. Beyond it the
+proof is not attempted to its end and the result says so (status ``pass``, detail
+"not proved"); the sampled agreement check stands for it. Once a reading and context
+is over the budget at one player count, larger counts (longer tricks, more paths) are
+not attempted. The environment variable ``TRICKLAW_EQUIVALENCE_PATHS`` sets another
+budget (0: no limit, every proof runs)."""
+
+_OVER: dict[tuple[str, str, str, int], int] = {}
+"""(ruleset, reading, context, budget) -> the player count at which the proof went over
+the budget (only to save exploring larger tables: it never decides a status)."""
+
+
+SEVERITY = (PROVED, "pass", UNKNOWN, COUNTEREXAMPLE)
+"""Statuses from best to worst: a reading's result shows its worst context."""
+
+
+def path_budget() -> int:
+    """The path budget in force (:data:`PATH_BUDGET`, or the environment's)."""
+    text = os.environ.get("TRICKLAW_EQUIVALENCE_PATHS", "")
+    budget = int(text) if text.strip().isdigit() else PATH_BUDGET
+    return budget or 10**9
+
+
+@dataclass
+class PathProof:
+    """What proving every path gave: the first failure (status, Z3 model, the path)."""
+
+    status: str
+    checks: int
+    model: z3.ModelRef | None = None
+    path: Path | None = None
+    reason: str = ""
+
+
+def prove_paths(
+    background: Sequence[z3.BoolRef],
+    outputs: Mapping[str, z3.ArithRef],
+    paths: Sequence[Path],
+    leaf: Callable[[Path, str], Any],
+    timeout_ms: int,
+) -> PathProof:
+    """Under ``background``, every path's result equals ``outputs`` (``leaf(path, name)``
+    is the path's value of output ``name``, None when the path has none), and every
+    branch no path took is infeasible. Walks the paths' decision tree with one
+    incremental solver."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*background)
+    trie: dict[Any, Any] = {}
+    for path in paths:
+        node = trie
+        for cond, taken in path.steps:
+            node.setdefault("cond", cond)
+            node = node.setdefault(taken, {})
+        node["leaf"] = path
+    checks = 0
+
+    def fail(answer: z3.CheckSatResult, path: Path | None, reason: str) -> PathProof:
+        if answer == z3.unknown:
+            return PathProof(UNKNOWN, checks, None, path, solver.reason_unknown())
+        return PathProof(COUNTEREXAMPLE, checks, solver.model(), path, reason)
+
+    def walk(node: dict[Any, Any]) -> PathProof | None:
+        nonlocal checks
+        if "leaf" in node:
+            path: Path = node["leaf"]
+            values = {k: leaf(path, k) for k in outputs}
+            missing = path.error or path.unsupported
+            claim = (
+                z3.BoolVal(True)
+                if missing or any(v is None for v in values.values())
+                else z3.Or(*[outputs[k] != v for k, v in values.items()])
+            )
+            checks += 1
+            answer = solver.check(claim)
+            if answer == z3.unsat:
+                return None
+            why = f"the model raised {path.error}" if path.error else path.unsupported
+            return fail(answer, path, why or "the model's outcome differs")
+        if "cond" not in node:  # no path at all: the domain is empty
+            checks += 1
+            answer = solver.check()
+            return None if answer == z3.unsat else fail(answer, None, "no path covers")
+        cond = to_z3(node["cond"])
+        for branch in (True, False):
+            solver.push()
+            solver.add(cond if branch else z3.Not(cond))
+            if branch in node:
+                found = walk(node[branch])
+            else:
+                checks += 1
+                answer = solver.check()
+                found = None if answer == z3.unsat else fail(answer, None, "a branch not covered")
+            solver.pop()
+            if found is not None:
+                return found
+        return None
+
+    found = walk(trie)
+    return found if found is not None else PathProof(PROVED, checks)
+
+
+def symbolic_trick(enc: TrickEncoding) -> Callable[[], tuple[symbolic.Sym, ...]]:
+    """A maker of the symbolic cards of the encoding's trick (``make_card`` of its
+    variables: ``colour * 32 + value``)."""
+    _, values, _ = enc.deck_table()
+    fits = values.start >= 0 and values.stop <= 32  # then the value is the low 5 bits
+    names = [(str(c), str(v)) for c, v in zip(enc.colour, enc.value, strict=True)]
+
+    def make() -> tuple[symbolic.Sym, ...]:
+        if fits:
+            return tuple(symbolic.card(c, v, 5) for c, v in names)
+        return tuple(symbolic.variable(c) * 32 + symbolic.variable(v) for c, v in names)
+
+    return make
+
+
+def deck_difference(enc: TrickEncoding) -> list[str]:
+    """The cards in the model's deck but not the encoding's, or the other way round."""
+    colours, values, _ = enc.deck_table()
+    game = enc.game
+    model = set(game.ruleset.deck(game.players, game.options))
+    encoded = {make_card(c, v) for c in range(colours) for v in values}
+    fmt = game.ruleset.palette.format
+    return [f"model only: {fmt(c)}" for c in sorted(model - encoded)] + [
+        f"encoding only: {c >> 5}/{c & 31}" for c in sorted(encoded - model)
+    ]
+
+
+def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = None) -> Outcome:
+    """The model's trick outcome equals the encoding's on every trick of the domain
+    (at most ``budget`` paths, :func:`path_budget` by default)."""
+    start = time.perf_counter()
+    domain = [t.formula for t in enc.domain()]
+    rules = enc.resolution(enc.outcome)
+    clauses = tuple(sorted({t.clause for t in (*enc.domain(), *rules)}))
+    extra = deck_difference(enc)
+    if extra:
+        return Outcome(
+            COUNTEREXAMPLE,
+            time.perf_counter() - start,
+            clauses,
+            {"cards": extra[:6]},
+            "the model's deck is not the encoding's",
+            MACHINE,
+        )
+    runner = plain.runner(enc)
+    names = [str(x) for x in (*enc.colour, *enc.value)]
+    explorer = symbolic.Explorer(domain, names, budget or path_budget())
+    cards = symbolic_trick(enc)
+    found = explorer.explore(lambda: runner(cards()))
+    if not found.complete:
+        return Outcome(
+            "pass",
+            time.perf_counter() - start,
+            clauses,
+            detail=f"NOT PROVED: over the budget of {explorer.max_paths} paths"
+            " (TRICKLAW_EQUIVALENCE_PATHS=0 proves it); the sampled agreement stands",
+        )
+
+    def leaf(path: Path, name: str) -> Any:
+        return symbolic.z3_value(path.result.get(name)) if isinstance(path.result, dict) else None
+
+    proof = prove_paths(
+        [*domain, *[t.formula for t in rules]], enc.outcome, found.paths, leaf, timeout_ms
+    )
+    seconds = time.perf_counter() - start
+    figures = (
+        f"{len(found.paths)} paths, {found.checks} + {proof.checks} Z3 checks,"
+        f" {found.seconds:.2f} s executing"
+    )
+    if proof.status == PROVED:
+        return Outcome(PROVED, seconds, clauses, detail=f"every trick: {figures}")
+    if proof.model is None:
+        return Outcome(UNKNOWN, seconds, clauses, detail=f"Z3: {proof.reason}; {figures}")
+    return _witness(enc, proof, seconds, clauses, figures)
+
+
+def _witness(
+    enc: TrickEncoding, proof: PathProof, seconds: float, clauses: tuple[str, ...], figures: str
+) -> Outcome:
+    """A failed path proof, confirmed (or not) by running the model on the witness."""
+    assert proof.model is not None
+    model = proof.model
+    witness = enc.decode(model)
+    cards = tuple(
+        Card(
+            model.eval(c, model_completion=True).as_long() * 32
+            + model.eval(v, model_completion=True).as_long()
+        )
+        for c, v in zip(enc.colour, enc.value, strict=True)
+    )
+    encoded = {k: v for k, v in witness.items() if k != "trick"}
+    try:
+        concrete: Any = enc.model_outcome(cards)
+    except Exception as exc:  # the model raising on a valid trick is a disagreement
+        concrete = f"raised {exc!r}"
+    record = {"trick": witness["trick"], "model": concrete, "encoding": encoded}
+    if concrete != encoded:
+        return Outcome(
+            COUNTEREXAMPLE,
+            seconds,
+            clauses,
+            record,
+            f"model and encoding disagree; {figures}",
+            MACHINE,
+        )
+    return Outcome(
+        UNKNOWN,
+        seconds,
+        clauses,
+        record,
+        f"not covered ({proof.reason}); the model agrees on the witness; {figures}",
+    )
+
+
+def trick_readings(ruleset: Ruleset[Any], cls: type[TrickEncoding]) -> tuple[str, ...]:
+    """The options to prove every reading of: the encoding's readings and every option
+    the model says can change a trick (``affects_trick``)."""
+    model_side = [s.name for s in ruleset.option_specs if s.affects_trick and s.choices]
+    return tuple(dict.fromkeys((*cls.readings, *model_side)))
+
+
+def _bounded(enc: TrickEncoding, label: str, timeout_ms: int) -> Outcome:
+    """:func:`trick_equivalence`, not attempted when a smaller table of the same reading
+    and context was already over the path budget."""
+    budget = path_budget()
+    key = (enc.game.ruleset.id, label, repr(sorted(enc.context.items())), budget)
+    over = _OVER.get(key)
+    if over is not None and over < enc.game.players:
+        return Outcome(
+            "pass",
+            0.0,
+            detail=f"NOT PROVED: over the budget of {budget} paths at {over} players already"
+            " (TRICKLAW_EQUIVALENCE_PATHS=0 proves it); the sampled agreement stands",
+        )
+    out = trick_equivalence(enc, timeout_ms, budget)
+    if out.status == "pass":
+        _OVER[key] = min(enc.game.players, _OVER.get(key, enc.game.players))
+    return out
+
+
+def equivalence_results(
+    ruleset: Ruleset[Any],
+    players: int,
+    chosen: Mapping[str, str],
+    timeout_ms: int,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[Result]:
+    """``equivalence-trick`` for every reading and trick context of ``ruleset`` at
+    ``players``: one result per reading, its detail summing the contexts."""
+    cls = ENCODINGS[ruleset.id]
+    out: list[Result] = []
+    for readings in reading_combinations(ruleset, trick_readings(ruleset, cls), chosen):
+        game = ruleset.make_game(players, {**chosen, **readings})
+        label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
+        progress(f"{ruleset.id} {players}p {label}: equivalence")
+        outcomes = [_bounded(cls(game, ctx), label, timeout_ms) for ctx in cls.contexts(game)]
+        shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
+        paths = sum(_count(o.detail) for o in outcomes)
+        detail = shown.detail
+        if shown.status == PROVED and len(outcomes) > 1:
+            detail = f"every trick, {len(outcomes)} contexts, {paths} paths in all"
+        elif len(outcomes) > 1:
+            done = sum(o.status == PROVED for o in outcomes)
+            detail = f"{done} of {len(outcomes)} contexts proved; worst: {detail}"
+        out.append(
+            Result(
+                "equivalence-trick",
+                ruleset.id,
+                str(players),
+                label,
+                shown.status,
+                sum(o.seconds for o in outcomes),
+                tuple(sorted({c for o in outcomes for c in o.clauses})),
+                detail,
+                shown.witness,
+                shown.machine,
+                shown.dispute,
+            )
+        )
+    return out
+
+
+def _count(detail: str) -> int:
+    head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
+    return int(head) if head.isdigit() else 0

@@ -1,0 +1,151 @@
+"""The model's plain Python source, for symbolic execution in a compiled install.
+
+``pip install .`` compiles the model's hot path with mypyc (``setup.py``); a compiled
+function checks its arguments' types and will not run on the executor's proxy integers.
+The ``.py`` sources are installed beside the extensions, so this module imports them
+again under the prefix :data:`PREFIX` (``tricklaw.model.cards`` becomes
+``_tricklaw_plain.tricklaw.model.cards``), every absolute import of ``tricklaw`` (and of
+a plug-in's own package) rewritten to the prefixed name: a separate, wholly interpreted
+copy of the model, with its own registries. Nothing in the live model changes.
+
+:func:`runner` gives the function to execute for an encoding: its own
+``model_outcome`` when the install is plain (so that a test's monkeypatch of the
+model is what runs), else the same method on a copy of the encoding whose game comes
+from the plain copy of the model.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from tricklaw.model.state import Game
+from tricklaw.proofs.tricks import TrickEncoding
+
+PREFIX = "_tricklaw_plain"
+
+
+def compiled_install() -> bool:
+    """Whether any loaded ``tricklaw`` module is a compiled extension."""
+    return any(
+        not str(getattr(m, "__file__", "") or "").endswith(".py")
+        for name, m in list(sys.modules.items())
+        if name.split(".")[0] == "tricklaw" and getattr(m, "__file__", None)
+    )
+
+
+class _Rewrite(ast.NodeTransformer):
+    """Absolute imports of the shadowed packages point into the plain copy."""
+
+    def __init__(self, tops: set[str]) -> None:
+        self.tops = tops
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.ImportFrom:
+        if node.level == 0 and node.module and node.module.split(".")[0] in self.tops:
+            node.module = f"{PREFIX}.{node.module}"
+        return node
+
+    def visit_Import(self, node: ast.Import) -> ast.Import:
+        for alias in node.names:
+            if alias.name.split(".")[0] in self.tops:
+                raise ImportError(f"plain copy: 'import {alias.name}' is not rewritten")
+        return node
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, source: Path, tops: set[str]) -> None:
+        self.source = source
+        self.tops = tops
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        tree = _Rewrite(self.tops).visit(ast.parse(self.source.read_text(encoding="utf-8")))
+        exec(compile(tree, str(self.source), "exec"), module.__dict__)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds ``PREFIX.<name>`` as the plain source of ``<name>``."""
+
+    def __init__(self) -> None:
+        self.tops = {"tricklaw"}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname == PREFIX:
+            return importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+        if not fullname.startswith(PREFIX + "."):
+            return None
+        original = fullname[len(PREFIX) + 1 :]
+        spec = importlib.util.find_spec(original)
+        if spec is None or spec.origin is None:
+            return None
+        origin = Path(spec.origin)
+        package = spec.submodule_search_locations is not None
+        source = origin.parent / ("__init__.py" if package else f"{original.rsplit('.')[-1]}.py")
+        if not source.is_file():
+            raise ImportError(f"plain copy: no source for {original} beside {origin}")
+        out = importlib.util.spec_from_file_location(
+            fullname,
+            source,
+            loader=_Loader(source, self.tops),
+            submodule_search_locations=list(spec.submodule_search_locations or [])
+            if package
+            else None,
+        )
+        return out
+
+
+_FINDER = _Finder()
+
+
+def plain_module(name: str) -> ModuleType:
+    """The plain copy of module ``name`` (imported once)."""
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    _FINDER.tops.add(name.split(".", maxsplit=1)[0])
+    importlib.invalidate_caches()
+    return importlib.import_module(f"{PREFIX}.{name}")
+
+
+def plain_ruleset(ruleset: Any) -> Any:
+    """The plain copy's instance of ``ruleset`` (by its registry, else a new instance of
+    the plain copy of its class)."""
+    module = plain_module(type(ruleset).__module__)
+    registry = plain_module("tricklaw.model.rulesets").RULESETS
+    if ruleset.id in registry:
+        return registry[ruleset.id]
+    return getattr(module, type(ruleset).__name__)()
+
+
+def game_for(game: Game, force: bool = False) -> Game:
+    """``game`` itself in a plain install, else the same game made by the plain copy of
+    its ruleset (or with ``force``)."""
+    if not (force or compiled_install()):
+        return game
+    shadow: Game = plain_ruleset(game.ruleset).make_game(game.players, game.options.as_dict())
+    return shadow
+
+
+def runner(enc: TrickEncoding, force: bool = False) -> Callable[[Any], Any]:
+    """The model's outcome of a trick as ``enc`` states it, in plain Python: the
+    encoding's ``model_outcome``, on the plain copy of the model when the install is
+    compiled (or ``force``)."""
+    if not (force or compiled_install()):
+        return enc.model_outcome
+    shadow = game_for(enc.game, force=True)
+    clone = copy.copy(enc)
+    clone.game = shadow
+    clone.options = shadow.options
+    return clone.model_outcome
