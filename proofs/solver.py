@@ -24,6 +24,8 @@ from typing import Any
 
 import z3
 
+from tricklaw.proofs.recorder import record
+
 PROVED = "proved"
 COUNTEREXAMPLE = "counterexample"
 UNKNOWN = "unknown"
@@ -54,6 +56,17 @@ class Outcome:
     """For a *finding*: the recorded dispute it is."""
 
 
+def labelled(assertions: Iterable[Tracked]) -> list[tuple[str, Tracked]]:
+    """Each assertion with its unique name: ``CLAUSE-ID``, then ``CLAUSE-ID#k``."""
+    counts: dict[str, int] = {}
+    out = []
+    for item in assertions:
+        k = counts.get(item.clause, 0)
+        counts[item.clause] = k + 1
+        out.append((item.clause if k == 0 else f"{item.clause}#{k}", item))
+    return out
+
+
 def check(
     assertions: Iterable[Tracked],
     timeout_ms: int,
@@ -63,17 +76,15 @@ def check(
     ids), counterexample (with ``decode(model)`` as witness), or unknown."""
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
-    names: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    for item in assertions:
-        k = counts.get(item.clause, 0)
-        counts[item.clause] = k + 1
-        label = item.clause if k == 0 else f"{item.clause}#{k}"
-        names[label] = item.clause
+    named = labelled(assertions)
+    names = {label: item.clause for label, item in named}
+    counts = {item.clause for _, item in named}
+    for label, item in named:
         solver.assert_and_track(item.formula, z3.Bool(label))
     start = time.perf_counter()
     answer = solver.check()
     seconds = time.perf_counter() - start
+    record([(label, item.formula) for label, item in named], answer)
     if answer == z3.unsat:
         core = sorted({names[str(b)] for b in solver.unsat_core()})
         return Outcome(PROVED, seconds, tuple(core))
@@ -101,8 +112,9 @@ def optimum(
     while each check here takes milliseconds.)"""
     deadline = time.perf_counter() + timeout_ms / 1000
     solver = z3.Solver()
-    for item in assertions:
-        solver.add(item.formula)
+    named = [(label, item.formula) for label, item in labelled(assertions)]
+    for _, formula in named:
+        solver.add(formula)
     sign = 1 if maximize else -1
     goal = objective if maximize else -objective
 
@@ -117,6 +129,8 @@ def optimum(
         if bound is not None:
             solver.add(goal >= bound)
         answer = solver.check()
+        extra = [] if bound is None else [("objective:at-least", goal >= bound)]
+        record([*named, *extra], answer)
         model = solver.model() if answer == z3.sat else None
         solver.pop()
         if answer == z3.unknown:
@@ -153,5 +167,6 @@ def optimum(
 
 
 def exactly_one(flags: Sequence[z3.BoolRef]) -> z3.BoolRef:
-    """Exactly one of ``flags`` holds."""
-    return z3.PbEq([(f, 1) for f in flags], 1)
+    """Exactly one of ``flags`` holds: a sum of ``ite`` (standard SMT-LIB, unlike Z3's
+    pseudo-boolean ``PbEq``, so that a second solver reads the exported query)."""
+    return z3.Sum([z3.If(f, 1, 0) for f in flags]) == 1

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import z3
 
 from tricklaw.model.cards import Card, make_card
+from tricklaw.proofs import recorder
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FINDING,
@@ -211,6 +212,7 @@ def agreement(
     count = 0
     clauses = tuple(sorted({t.clause for t in enc.resolution(enc.outcome)}))
     palette = enc.game.ruleset.palette
+    compared: list[tuple[Sequence[Card], dict[str, int]]] = []
     for cards in cases:
         if stop_after is not None and time.perf_counter() - start > stop_after:
             break
@@ -234,6 +236,8 @@ def agreement(
         solver.pop()
         want = enc.model_outcome(cards)
         count += 1
+        if recorder.active():
+            compared.append((cards, want))
         if got != want:
             return Outcome(
                 COUNTEREXAMPLE,
@@ -242,9 +246,32 @@ def agreement(
                 {"trick": palette.format_all(cards), "model": want, "encoding": got},
                 "model and encoding disagree",
             ), count
-    return Outcome(
-        PROVED, time.perf_counter() - start, clauses, detail=f"{count} tricks agree"
-    ), count
+    seconds = time.perf_counter() - start
+    _record_agreement(enc, compared, timeout_ms)
+    return Outcome(PROVED, seconds, clauses, detail=f"{count} tricks agree"), count
+
+
+AGREEMENT_CHUNK = 1000
+"""Tricks per exported agreement query."""
+
+
+def _record_agreement(
+    enc: TrickEncoding, compared: Sequence[tuple[Sequence[Card], dict[str, int]]], timeout_ms: int
+) -> None:
+    """For ``verify --smt2`` (nothing otherwise): the agreement just found, restated as
+    queries a second solver can check, each run through :func:`check` (which records it):
+    "one of these tricks has an encoding outcome other than the model's" is unsat, per
+    chunk of :data:`AGREEMENT_CHUNK` tricks. (With outcome-unique, this is agreement.)"""
+    for first in range(0, len(compared), AGREEMENT_CHUNK):
+        chunk = compared[first : first + AGREEMENT_CHUNK]
+        differs = z3.Or(
+            *[
+                z3.And(*enc.fix(cards), z3.Or(*[enc.outcome[k] != v for k, v in want.items()]))
+                for cards, want in chunk
+            ]
+        )
+        claim = Tracked("claim:model-outcome-differs", differs)
+        check([*enc.domain(), *enc.resolution(enc.outcome), claim], timeout_ms)
 
 
 Obligation = Callable[[TrickEncoding, int], Outcome]

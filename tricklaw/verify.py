@@ -33,10 +33,14 @@ counterexample, or any is unknown (a time-out is never counted as proved).
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, TextIO
 
 from tricklaw.model.agents import random_states
@@ -53,6 +57,7 @@ from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.findings import register_check
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, TricklawError
@@ -229,12 +234,97 @@ def _self_check(ruleset: Ruleset[Any], players: int) -> Result:
 
 @dataclass(frozen=True)
 class Scope:
-    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings."""
+    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
+    on ``jobs`` processes, writing every solver query into ``smt2`` (a directory)."""
 
     ruleset: str | None = None
     players: int | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     timeout_ms: int = 30_000
+    jobs: int = 1
+    smt2: str | None = None
+
+
+Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
+"""One part of verify for a ruleset at a player count: ``(ruleset, players, the fixed
+readings, time-out in ms) -> results``."""
+
+
+def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) -> list[Result]:
+    proved = bounds_results(ruleset, n, ms, options)
+    return [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+
+
+PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
+    ("self-check", lambda rs, n, options, ms: [_self_check(rs, n)]),
+    ("trick obligations", obligations.trick_results),
+    ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
+    ("score bounds", _bounds),
+)
+"""What verify runs for each ruleset and player count, in this order: the one place to
+add a step."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The work of one process: a ruleset's own checks (``players`` None), or the
+    :data:`PLAYER_STEPS` of a ruleset at one player count."""
+
+    ruleset: str
+    players: int | None
+
+
+def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
+    out = []
+    for ruleset in rulesets:
+        out.append(Unit(ruleset.id, None))
+        out += [Unit(ruleset.id, n) for n in ruleset.player_counts if scope.players in (None, n)]
+    return out
+
+
+def _run_unit(
+    scope: Scope, unit: Unit, progress: Callable[[str], None] = lambda _: None
+) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results of ``unit``, and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+    with ExitStack() as stack:
+        recorder = stack.enter_context(recording(Path(scope.smt2))) if scope.smt2 else None
+        stack.enter_context(labelled(ruleset=unit.ruleset, players=str(unit.players or "")))
+        ruleset = get_ruleset(unit.ruleset)
+        if unit.players is None:
+            progress(f"{ruleset.id}: registry and worked examples")
+            results = _registry_checks(ruleset)
+            results += _example_results(ruleset)
+            results += example_constraints.example_results(ruleset, scope.timeout_ms)
+        else:
+            options = {
+                k: v
+                for k, v in scope.options.items()
+                if k in {s.name for s in ruleset.option_specs}
+            }
+            results = []
+            for name, step in PLAYER_STEPS:
+                progress(f"{ruleset.id} {unit.players}p: {name}")
+                results += step(ruleset, unit.players, options, scope.timeout_ms)
+    return results, recorder.entries if recorder else []
+
+
+def _run_units(
+    scope: Scope, units: list[Unit], progress: Callable[[str], None]
+) -> list[tuple[list[Result], list[dict[str, Any]]]]:
+    """Every unit's results, in the order of ``units`` whatever the number of processes
+    (``scope.jobs``; the worker processes are forked, so they know every ruleset this
+    process knows, plug-ins included)."""
+    jobs = min(scope.jobs, len(units))
+    if jobs <= 1:
+        return [_run_unit(scope, unit, progress) for unit in units]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [pool.submit(_run_unit, scope, unit) for unit in units]
+        out = []
+        for unit, future in zip(units, futures, strict=True):
+            out.append(future.result())
+            progress(f"{unit.ruleset} {unit.players or ''}: done")
+        return out
 
 
 def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
@@ -247,26 +337,15 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             raise OptionError(f"{ruleset.id}: unknown option {unknown[0]!r}")
         if scope.ruleset and scope.players is not None:
             ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
+    directory = prepare(scope.smt2) if scope.smt2 else None
     progress("shuffle vectors")
     results = [_shuffle_check()]
-    for ruleset in rulesets:
-        counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
-        options = {
-            k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}
-        }
-        progress(f"{ruleset.id}: registry and worked examples")
-        results += _registry_checks(ruleset)
-        results += _example_results(ruleset)
-        results += example_constraints.example_results(ruleset, scope.timeout_ms)
-        for n in counts:
-            progress(f"{ruleset.id} {n}p: self-check")
-            results.append(_self_check(ruleset, n))
-            results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
-            progress(f"{ruleset.id} {n}p: conservation")
-            results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
-            progress(f"{ruleset.id} {n}p: score bounds")
-            proved = bounds_results(ruleset, n, scope.timeout_ms, options)
-            results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+    entries: list[dict[str, Any]] = []
+    for unit_results, unit_entries in _run_units(scope, _units(scope, rulesets), progress):
+        results += unit_results
+        entries += unit_entries
+    if directory is not None:
+        write_index(directory, entries)
     complete = scope.players is None and not scope.options
     results += [register_check(r.id, results, complete) for r in rulesets]
     return results
