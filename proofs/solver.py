@@ -18,7 +18,8 @@ clause contributes several; the core is reported as the set of clause ids.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,22 @@ class Outcome:
     """For a *finding*: the detector that found it (one of ``tricklaw.spec.DETECTORS``)."""
     dispute: str = ""
     """For a *finding*: the recorded dispute it is."""
+
+
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """Run the block in a new Z3 main context (restoring the old one after it).
+
+    Z3's models and unsat cores depend on the terms created before a query (their
+    internal ids order its search), so without this a witness could change with what
+    else the process had solved: verify runs each (ruleset, player count) in a fresh
+    context, and gives the same results in one process or in many."""
+    saved = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = saved
 
 
 def labelled(assertions: Iterable[Tracked]) -> list[tuple[str, Tracked]]:

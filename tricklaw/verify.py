@@ -58,7 +58,7 @@ from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.findings import register_check
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, fresh_context
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
@@ -289,6 +289,7 @@ def _run_unit(
     with ExitStack() as stack:
         recorder = stack.enter_context(recording(Path(scope.smt2))) if scope.smt2 else None
         stack.enter_context(labelled(ruleset=unit.ruleset, players=str(unit.players or "")))
+        stack.enter_context(fresh_context())
         ruleset = get_ruleset(unit.ruleset)
         if unit.players is None:
             progress(f"{ruleset.id}: registry and worked examples")
