@@ -43,6 +43,7 @@ class Recorder:
     directory: Path
     entries: list[dict[str, Any]] = field(default_factory=list)
     _counts: dict[str, int] = field(default_factory=dict)
+    _texts: dict[int, tuple[z3.ExprRef, str]] = field(default_factory=dict)
 
     def write(self, named: Sequence[tuple[str, z3.BoolRef]], answer: str) -> None:
         """Write the query ``named`` (name, formula pairs), whose Z3 answer was ``answer``."""
@@ -55,7 +56,7 @@ class Recorder:
         self._counts[stem] = index + 1
         name = f"{stem}-{index:04d}.smt2"
         comments = [f"{k}: {label[k]}" for k in LABEL_KEYS if label.get(k)]
-        text = script(named, answer, [f"tricklaw query {name}", *comments])
+        text = script(named, answer, [f"tricklaw query {name}", *comments], self._texts)
         try:
             with open(self.directory / name, "x", encoding="utf-8") as fh:
                 fh.write(text)

@@ -12,7 +12,7 @@ equivalent definition, so that a second solver (cvc5) reads the same question:
 
 * pseudo-boolean constraints (``(_ pbeq ...)``, ``pble``, ``pbge``, ``at-most``,
   ``at-least``) become sums of ``ite``;
-* Z3's set operations on arrays (``union``, ...), a mapped array (``(_ map f)``) or a
+* Z3's set operations on arrays (``union``, ``subset``, ...), a mapped array (``(_ map f)``) or a
   ``lambda`` becomes a fresh array
   constant and the quantified definition of its every element (a definitional extension:
   satisfiable exactly when the original is).
@@ -20,6 +20,7 @@ equivalent definition, so that a second solver (cvc5) reads the same question:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -35,6 +36,14 @@ _SETS: dict[int, Callable[[list[z3.BoolRef]], z3.BoolRef]] = {
     z3.Z3_OP_SET_COMPLEMENT: lambda xs: z3.Not(xs[0]),
 }
 """Z3's set operations (sets are arrays to booleans), element by element."""
+_UNIT: dict[int, Callable[[], z3.ExprRef]] = {
+    z3.Z3_OP_AND: lambda: z3.BoolVal(True),
+    z3.Z3_OP_OR: lambda: z3.BoolVal(False),
+    z3.Z3_OP_ADD: lambda: z3.IntVal(0),
+    z3.Z3_OP_MUL: lambda: z3.IntVal(1),
+}
+"""Operators SMT-LIB applies to two or more arguments, with what Z3's nullary ones mean
+(Z3 writes ``And()`` as a bare ``and`` and ``Sum([x])`` as ``(+ x)``)."""
 _PB = {z3.Z3_OP_PB_EQ, z3.Z3_OP_PB_LE, z3.Z3_OP_PB_GE, z3.Z3_OP_PB_AT_MOST, z3.Z3_OP_PB_AT_LEAST}
 
 
@@ -67,10 +76,16 @@ class Standardiser:
         children = [self(c) for c in e.children()]
         if kind in _PB:
             return _pseudo_boolean(e, children)
+        if kind in _UNIT and len(children) < 2:
+            return children[0] if children else _UNIT[kind]()
         if kind == z3.Z3_OP_ARRAY_MAP:
             return self._map(e, children, z3.get_map_func(e))
         if kind in _SETS:
             return self._map(e, children, _SETS[kind])
+        if kind == z3.Z3_OP_SET_SUBSET:
+            x = z3.Const(f"{NAMED_PREFIX}x", e.children()[0].sort().domain())
+            small, large = (z3.Select(c, x) for c in children)
+            return z3.ForAll([x], z3.Implies(small, large))
         if not children or all(a.eq(b) for a, b in zip(children, e.children(), strict=True)):
             return e
         return e.decl()(*children)
@@ -128,7 +143,7 @@ def _walk(roots: Iterable[z3.ExprRef]) -> Iterable[z3.ExprRef]:
 
 
 def _has_z3_only(e: z3.ExprRef) -> bool:
-    z3_only = _PB | _SETS.keys() | {z3.Z3_OP_ARRAY_MAP}
+    z3_only = _PB | _SETS.keys() | {z3.Z3_OP_ARRAY_MAP, z3.Z3_OP_SET_SUBSET}
     return any(
         (z3.is_app(t) and t.decl().kind() in z3_only) or (z3.is_quantifier(t) and t.is_lambda())
         for t in _walk([e])
@@ -136,33 +151,24 @@ def _has_z3_only(e: z3.ExprRef) -> bool:
 
 
 def logic(formulas: Sequence[z3.ExprRef]) -> str:
-    """``QF_LIA`` when every formula is quantifier-free linear arithmetic over integers and
-    booleans with no function symbols or arrays, else ``ALL``."""
-    for t in _walk(formulas):
-        if z3.is_quantifier(t):
-            return "ALL"
-        if t.sort().kind() not in (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT):
-            return "ALL"
-        decl = t.decl()
-        if decl.kind() == z3.Z3_OP_UNINTERPRETED and decl.arity() > 0:
-            return "ALL"
-        if decl.kind() == z3.Z3_OP_MUL and sum(not z3.is_int_value(c) for c in t.children()) > 1:
-            return "ALL"
-        if decl.kind() in (z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM) and not z3.is_int_value(
-            t.children()[1]
-        ):
-            return "ALL"
-    return "QF_LIA"
+    """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic (Z3's
+    own ``is-qflia`` probe decides), else ``ALL``."""
+    goal = z3.Goal()
+    goal.add(*formulas)
+    return "QF_LIA" if z3.Probe("is-qflia")(goal) == 1.0 else "ALL"
 
 
 def declarations(formulas: Sequence[z3.ExprRef]) -> list[str]:
-    """``declare-fun`` lines for the uninterpreted constants and functions of
-    ``formulas``, sorted by name."""
-    decls: dict[str, str] = {}
-    for t in _walk(formulas):
-        if z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            decls.setdefault(t.decl().name(), t.decl().sexpr())
-    return [decls[name] for name in sorted(decls)]
+    """The declarations of the constants and functions of ``formulas``, as Z3 writes
+    them (every line of its script before the first assertion)."""
+    solver = z3.Solver()
+    solver.add(*formulas)
+    lines = []
+    for line in solver.sexpr().splitlines():
+        if line.startswith("(assert"):
+            break
+        lines.append(line)
+    return lines
 
 
 def symbol(name: str) -> str:
@@ -173,13 +179,71 @@ def symbol(name: str) -> str:
     return "|" + name.replace("|", "/").replace("\\", "/") + "|"
 
 
+Z3_ONLY = re.compile(
+    r"\(_ (?:pbeq|pble|pbge|at-most|at-least|map)\b|\b(?:lambda|union|intersection|setminus|"
+    r"complement|subset)\b"
+)
+"""What, in Z3's text of a formula, may be a Z3-only construct (:class:`Standardiser`
+then rewrites the formula; a false alarm only costs that time)."""
+
+_TOKEN = re.compile(r"\(|\)|\|[^|]*\||[^\s()|]+")
+
+
+def needs_rewrite(text: str) -> bool:
+    """Whether Z3's ``text`` of a formula has a Z3-only construct (:data:`Z3_ONLY`), or an
+    ``and``/``or``/``+``/``*`` with fewer than two arguments (a scan of its tokens)."""
+    if Z3_ONLY.search(text):
+        return True
+    stack: list[list[Any]] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == "(":
+            if stack:
+                stack[-1][1] += 1
+            stack.append([None, 0])
+        elif token == ")":
+            op, args = stack.pop()
+            if op in _VARIADIC and args < 2:
+                return True
+        elif stack and stack[-1][0] is None and stack[-1][1] == 0:
+            stack[-1][0] = token
+        else:
+            if token in ("and", "or"):
+                return True
+            if stack:
+                stack[-1][1] += 1
+    return False
+
+
+_VARIADIC = frozenset({"and", "or", "+", "*"})
+
+
 def script(
-    named: Sequence[tuple[str, z3.BoolRef]], answer: str, comments: Sequence[str] = ()
+    named: Sequence[tuple[str, z3.BoolRef]],
+    answer: str,
+    comments: Sequence[str] = (),
+    cache: dict[int, tuple[z3.ExprRef, str]] | None = None,
 ) -> str:
     """The SMT-LIB 2 script of the query "these named assertions", whose Z3 ``answer``
-    (``sat``, ``unsat`` or ``unknown``) it records in a comment and in ``:status``."""
+    (``sat``, ``unsat`` or ``unknown``) it records in ``:status``. ``cache`` keeps the
+    text of formulas already written (by Z3's id; the formula is kept alive with it)."""
     rewrite = Standardiser()
-    formulas = [rewrite(f) for _, f in named]
+    formulas, texts = [], []
+    for _, formula in named:
+        if cache is not None and formula.get_id() in cache:
+            formulas.append(formula)
+            texts.append(cache[formula.get_id()][1])
+            continue
+        text = formula.sexpr()
+        if needs_rewrite(text):
+            standard = rewrite(formula)
+            text = standard.sexpr() if not standard.eq(formula) else text
+        else:
+            standard = formula
+            if cache is not None:
+                cache[formula.get_id()] = (formula, text)
+        formulas.append(standard)
+        texts.append(text)
     definitions = list(rewrite.definitions)
     body = [*definitions, *formulas]
     lines = [f"; {c}" for c in comments]
@@ -190,8 +254,8 @@ def script(
         *declarations(body),
     ]
     lines += [f"(assert {d.sexpr()})" for d in definitions]
-    for (name, _), formula in zip(named, formulas, strict=True):
-        lines.append(f"(assert (! {formula.sexpr()} :named {symbol(name)}))")
+    for (name, _), text in zip(named, texts, strict=True):
+        lines.append(f"(assert (! {text} :named {symbol(name)}))")
     lines.append("(check-sat)")
     if answer == "unsat":
         lines.append("(get-unsat-core)")
