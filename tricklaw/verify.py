@@ -28,6 +28,13 @@ a witness the model replays), each ``proved``,
 ``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
 witness). The command exits 1 if any check fails, any obligation has a
 counterexample, or any is unknown (a time-out is never counted as proved).
+
+Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
+one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
+(:func:`~tricklaw.proofs.solver.fresh_context`) and, with ``--jobs N``, in a pool of
+``N`` worker processes; the results keep their order, and are the same for every ``N``.
+With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
+(:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
 """
 
 from __future__ import annotations
