@@ -184,6 +184,8 @@ def optimum(
 
 
 def exactly_one(flags: Sequence[z3.BoolRef]) -> z3.BoolRef:
-    """Exactly one of ``flags`` holds: a sum of ``ite`` (standard SMT-LIB, unlike Z3's
-    pseudo-boolean ``PbEq``, so that a second solver reads the exported query)."""
-    return z3.Sum([z3.If(f, 1, 0) for f in flags]) == 1
+    """Exactly one of ``flags`` holds: Z3's pseudo-boolean ``PbEq``, which the SMT-LIB
+    writer (:mod:`~tricklaw.proofs.smt2`) restates as a sum of ``ite``. (Stated as that
+    sum here, Z3 took 2.5 times as long over the conservation proofs, 5.2 s of CPU
+    against 2.0 s; stated pairwise, 3.7 times.)"""
+    return z3.PbEq([(f, 1) for f in flags], 1)

@@ -144,9 +144,10 @@ def test_z3_only_constructs_are_written_in_standard_smt_lib() -> None:
         assert cvc5_run(text)[0] == expected, text
 
 
-def test_exactly_one_is_a_sum_of_ite() -> None:
+def test_exactly_one_is_written_as_a_sum_of_ite() -> None:
     flags = z3.Bools("p q r")
-    assert exactly_one(flags).sexpr() == "(= (+ (ite p 1 0) (ite q 1 0) (ite r 1 0)) 1)"
+    text = _query([("ONE", exactly_one(flags))], "sat")
+    assert "(assert (! (= (+ (ite p 1 0) (ite q 1 0) (ite r 1 0)) 1) :named ONE))" in text
 
 
 def test_the_checker_reports_a_disagreement_and_an_unknown(tmp_path: Path) -> None:
