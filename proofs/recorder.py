@@ -44,9 +44,19 @@ class Recorder:
     entries: list[dict[str, Any]] = field(default_factory=list)
     _counts: dict[str, int] = field(default_factory=dict)
     _texts: dict[int, tuple[z3.ExprRef, str]] = field(default_factory=dict)
+    context: z3.Context = field(default_factory=z3.Context)
+    """The recorder's own Z3 context: every formula is translated into it before it is
+    written, so that recording creates no term in the context the proofs run in (and
+    cannot change what Z3 answers there)."""
+
+    def translated(self, formulas: Sequence[z3.BoolRef]) -> list[z3.BoolRef]:
+        """``formulas`` in :attr:`context`."""
+        return [f if f.ctx is self.context else f.translate(self.context) for f in formulas]
 
     def write(self, named: Sequence[tuple[str, z3.BoolRef]], answer: str) -> None:
         """Write the query ``named`` (name, formula pairs), whose Z3 answer was ``answer``."""
+        formulas = self.translated([f for _, f in named])
+        named = list(zip([n for n, _ in named], formulas, strict=True))
         label = dict(LABEL.get())
         parts = [label.get(k, "") for k in LABEL_KEYS]
         if parts[1]:
@@ -108,6 +118,11 @@ def answer_name(answer: z3.CheckSatResult) -> str:
     if answer == z3.sat:
         return "sat"
     return "unsat" if answer == z3.unsat else "unknown"
+
+
+def current() -> Recorder | None:
+    """The active recorder, if any."""
+    return RECORDER.get()
 
 
 def record(named: Sequence[tuple[str, z3.BoolRef]], answer: z3.CheckSatResult) -> None:

@@ -36,11 +36,11 @@ _SETS: dict[int, Callable[[list[z3.BoolRef]], z3.BoolRef]] = {
     z3.Z3_OP_SET_COMPLEMENT: lambda xs: z3.Not(xs[0]),
 }
 """Z3's set operations (sets are arrays to booleans), element by element."""
-_UNIT: dict[int, Callable[[], z3.ExprRef]] = {
-    z3.Z3_OP_AND: lambda: z3.BoolVal(True),
-    z3.Z3_OP_OR: lambda: z3.BoolVal(False),
-    z3.Z3_OP_ADD: lambda: z3.IntVal(0),
-    z3.Z3_OP_MUL: lambda: z3.IntVal(1),
+_UNIT: dict[int, Callable[[z3.Context], z3.ExprRef]] = {
+    z3.Z3_OP_AND: lambda ctx: z3.BoolVal(True, ctx),
+    z3.Z3_OP_OR: lambda ctx: z3.BoolVal(False, ctx),
+    z3.Z3_OP_ADD: lambda ctx: z3.IntVal(0, ctx),
+    z3.Z3_OP_MUL: lambda ctx: z3.IntVal(1, ctx),
 }
 """Operators SMT-LIB applies to two or more arguments, with what Z3's nullary ones mean
 (Z3 writes ``And()`` as a bare ``and`` and ``Sum([x])`` as ``(+ x)``)."""
@@ -77,7 +77,7 @@ class Standardiser:
         if kind in _PB:
             return _pseudo_boolean(e, children)
         if kind in _UNIT and len(children) < 2:
-            return children[0] if children else _UNIT[kind]()
+            return children[0] if children else _UNIT[kind](e.ctx)
         if kind == z3.Z3_OP_ARRAY_MAP:
             return self._map(e, children, z3.get_map_func(e))
         if kind in _SETS:
@@ -153,15 +153,16 @@ def _has_z3_only(e: z3.ExprRef) -> bool:
 def logic(formulas: Sequence[z3.ExprRef]) -> str:
     """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic (Z3's
     own ``is-qflia`` probe decides), else ``ALL``."""
-    goal = z3.Goal()
+    ctx = formulas[0].ctx if formulas else None
+    goal = z3.Goal(ctx=ctx)
     goal.add(*formulas)
-    return "QF_LIA" if z3.Probe("is-qflia")(goal) == 1.0 else "ALL"
+    return "QF_LIA" if z3.Probe("is-qflia", ctx)(goal) == 1.0 else "ALL"
 
 
 def declarations(formulas: Sequence[z3.ExprRef]) -> list[str]:
     """The declarations of the constants and functions of ``formulas``, as Z3 writes
     them (every line of its script before the first assertion)."""
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=formulas[0].ctx) if formulas else z3.Solver()
     solver.add(*formulas)
     lines = []
     for line in solver.sexpr().splitlines():

@@ -143,10 +143,9 @@ def optimum(
             raise TimeoutError
         solver.push()
         solver.set("timeout", left)
-        if bound is not None:
-            solver.add(goal >= bound)
-        answer = solver.check()
         extra = [] if bound is None else [("objective:at-least", goal >= bound)]
+        solver.add(*[formula for _, formula in extra])
+        answer = solver.check()
         record([*named, *extra], answer)
         model = solver.model() if answer == z3.sat else None
         solver.pop()

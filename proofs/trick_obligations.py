@@ -33,6 +33,7 @@ from tricklaw.proofs.solver import (
     Outcome,
     Tracked,
     check,
+    labelled,
 )
 from tricklaw.proofs.tricks import NOBODY, TrickEncoding
 
@@ -206,18 +207,21 @@ def agreement(
     """
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
-    for t in (*enc.domain(), *enc.resolution(enc.outcome)):
+    rule = [*enc.domain(), *enc.resolution(enc.outcome)]
+    for t in rule:
         solver.add(t.formula)
     start = time.perf_counter()
     count = 0
     clauses = tuple(sorted({t.clause for t in enc.resolution(enc.outcome)}))
     palette = enc.game.ruleset.palette
-    compared: list[tuple[Sequence[Card], dict[str, int]]] = []
+    rec = recorder.current()
+    compared: list[tuple[list[z3.BoolRef], dict[str, int]]] = []
     for cards in cases:
         if stop_after is not None and time.perf_counter() - start > stop_after:
             break
         solver.push()
-        solver.add(*enc.fix(cards))
+        fixed = enc.fix(cards)
+        solver.add(*fixed)
         answer = solver.check()
         if answer != z3.sat:
             solver.pop()
@@ -236,8 +240,8 @@ def agreement(
         solver.pop()
         want = enc.model_outcome(cards)
         count += 1
-        if recorder.active():
-            compared.append((cards, want))
+        if rec is not None:
+            compared.append((rec.translated(fixed), want))
         if got != want:
             return Outcome(
                 COUNTEREXAMPLE,
@@ -247,7 +251,8 @@ def agreement(
                 "model and encoding disagree",
             ), count
     seconds = time.perf_counter() - start
-    _record_agreement(enc, compared, timeout_ms)
+    if rec is not None:
+        _record_agreement(rec, enc, rule, compared, timeout_ms)
     return Outcome(PROVED, seconds, clauses, detail=f"{count} tricks agree"), count
 
 
@@ -256,22 +261,33 @@ AGREEMENT_CHUNK = 1000
 
 
 def _record_agreement(
-    enc: TrickEncoding, compared: Sequence[tuple[Sequence[Card], dict[str, int]]], timeout_ms: int
+    rec: recorder.Recorder,
+    enc: TrickEncoding,
+    rule: Sequence[Tracked],
+    compared: Sequence[tuple[list[z3.BoolRef], dict[str, int]]],
+    timeout_ms: int,
 ) -> None:
-    """For ``verify --smt2`` (nothing otherwise): the agreement just found, restated as
-    queries a second solver can check, each run through :func:`check` (which records it):
-    "one of these tricks has an encoding outcome other than the model's" is unsat, per
-    chunk of :data:`AGREEMENT_CHUNK` tricks. (With outcome-unique, this is agreement.)"""
+    """For ``verify --smt2``: the agreement just found, restated as queries a second
+    solver can check: "one of these tricks has an encoding outcome other than the
+    model's" is unsat, per chunk of :data:`AGREEMENT_CHUNK` tricks (with outcome-unique,
+    this is agreement). Each is checked by Z3 in the recorder's own context, and
+    recorded with its answer."""
+    names = [name for name, _ in labelled(rule)]
+    formulas = rec.translated([t.formula for t in rule])
+    outcome = dict(zip(enc.outcome, rec.translated(list(enc.outcome.values())), strict=True))
     for first in range(0, len(compared), AGREEMENT_CHUNK):
         chunk = compared[first : first + AGREEMENT_CHUNK]
         differs = z3.Or(
             *[
-                z3.And(*enc.fix(cards), z3.Or(*[enc.outcome[k] != v for k, v in want.items()]))
-                for cards, want in chunk
+                z3.And(*fixed, z3.Or(*[outcome[k] != v for k, v in want.items()]))
+                for fixed, want in chunk
             ]
         )
-        claim = Tracked("claim:model-outcome-differs", differs)
-        check([*enc.domain(), *enc.resolution(enc.outcome), claim], timeout_ms)
+        named = [*zip(names, formulas, strict=True), ("claim:model-outcome-differs", differs)]
+        solver = z3.Solver(ctx=rec.context)
+        solver.set("timeout", timeout_ms)
+        solver.add(*[f for _, f in named])
+        rec.write(named, recorder.answer_name(solver.check()))
 
 
 Obligation = Callable[[TrickEncoding, int], Outcome]
