@@ -236,6 +236,7 @@ def test_results_do_not_depend_on_the_number_of_processes_or_on_recording(
     tmp_path: Path,
 ) -> None:
     one = collect(Scope("the-last", jobs=1))
+    assert _without_times(one) == _without_times(collect(Scope("the-last", jobs=3)))
     two = collect(Scope("the-last", jobs=2, smt2=str(tmp_path)))
     assert _without_times(one) == _without_times(two)
     assert (tmp_path / "index.json").exists()

@@ -304,6 +304,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.timeout,
         jobs,
         args.smt2,
+        load_plugins,
     )
     return run_verify(scope, args.json_path, sys.stdout)
 

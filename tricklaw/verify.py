@@ -242,14 +242,17 @@ def _self_check(ruleset: Ruleset[Any], players: int) -> Result:
 @dataclass(frozen=True)
 class Scope:
     """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
-    on ``jobs`` processes, writing every solver query into ``smt2`` (a directory)."""
+    on ``jobs`` worker processes (0: in this process), writing every solver query into
+    ``smt2`` (a directory); ``setup`` is called first in each worker process (the command
+    line loads the plug-ins there)."""
 
     ruleset: str | None = None
     players: int | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     timeout_ms: int = 30_000
-    jobs: int = 1
+    jobs: int = 0
     smt2: str | None = None
+    setup: Callable[[], object] | None = None
 
 
 Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
@@ -319,14 +322,22 @@ def _run_unit(
 def _run_units(
     scope: Scope, units: list[Unit], progress: Callable[[str], None]
 ) -> list[tuple[list[Result], list[dict[str, Any]]]]:
-    """Every unit's results, in the order of ``units`` whatever the number of processes
-    (``scope.jobs``; the worker processes are forked, so they know every ruleset this
-    process knows, plug-ins included)."""
-    jobs = min(scope.jobs, len(units))
-    if jobs <= 1:
+    """Every unit's results, in the order of ``units``.
+
+    With ``scope.jobs`` workers, each unit runs in a process of its own, forked from a
+    fork server that has only imported tricklaw: what Z3 answers (a witness, an unsat
+    core) then cannot depend on what else a process solved before, or on where its
+    memory lies, so the results are the same for every number of workers."""
+    if scope.jobs < 1:
         return [_run_unit(scope, unit, progress) for unit in units]
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tricklaw.verify"])
+    with ProcessPoolExecutor(
+        max_workers=min(scope.jobs, len(units)),
+        mp_context=context,
+        initializer=scope.setup,
+        max_tasks_per_child=1,
+    ) as pool:
         futures = [pool.submit(_run_unit, scope, unit) for unit in units]
         out = []
         for unit, future in zip(units, futures, strict=True):
