@@ -315,7 +315,8 @@ def _run_unit(
             results = []
             for name, step in PLAYER_STEPS:
                 progress(f"{ruleset.id} {unit.players}p: {name}")
-                results += step(ruleset, unit.players, options, scope.timeout_ms)
+                with labelled(obligation=name):  # the steps name their own queries better
+                    results += step(ruleset, unit.players, options, scope.timeout_ms)
     return results, recorder.entries if recorder else []
 
 
