@@ -27,6 +27,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.recorder import labelled, record
 from tricklaw.proofs.solver import Tracked
 from tricklaw.spec import load_examples
 
@@ -40,6 +41,7 @@ def _verdict(assertions: list[Tracked], timeout_ms: int) -> tuple[str, tuple[str
         labels[label] = item.clause
         solver.assert_and_track(item.formula, z3.Bool(label))
     answer = solver.check()
+    record([(label, item.formula) for label, item in zip(labels, assertions, strict=True)], answer)
     if answer == z3.sat:
         return "holds", ()
     if answer == z3.unsat:
@@ -80,11 +82,12 @@ def example_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
                     Tracked(trick["clause"], z3.And(*enc.fix(cards), *claims)),
                 ]
 
+                label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
                 start = time.perf_counter()
-                verdict, core = _verdict(assertions, timeout_ms)
+                with labelled(obligation=f"example-z3 {trick['clause']}", reading=label):
+                    verdict, core = _verdict(assertions, timeout_ms)
                 seconds += time.perf_counter() - start
                 expected = all(readings[k] in v for k, v in relevant.items())
-                label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
                 verdicts.append(
                     f"{label}: {verdict}" + (f" (core {', '.join(core)})" if core else "")
                 )

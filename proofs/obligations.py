@@ -28,6 +28,7 @@ from tricklaw.model.state import Game
 from tricklaw.proofs import conservation, trick_obligations
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.recorder import labelled
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Outcome
 from tricklaw.proofs.tricks import TrickEncoding
 
@@ -114,8 +115,10 @@ def trick_results(
             label = _label(readings, context)
             progress(f"{ruleset.id} {players}p {label}")
             for name, obligation in trick_obligations.TRICK_OBLIGATIONS.items():
-                out.append(_result(name, enc, label, obligation(enc, timeout_ms)))
-            pairs = trick_obligations.overlaps(enc, timeout_ms)
+                with labelled(obligation=name, reading=label):
+                    out.append(_result(name, enc, label, obligation(enc, timeout_ms)))
+            with labelled(obligation="overlap", reading=label):
+                pairs = trick_obligations.overlaps(enc, timeout_ms)
             statuses = [o.status for _, o in pairs] or [PROVED]
             notes = [
                 f"{name}: {o.detail} {o.witness.get('trick', '')}"
@@ -138,7 +141,8 @@ def trick_results(
                 )
             )
             cases, how = _agreement_cases(enc, seed=players * 1000 + len(out))
-            agree, _ = trick_obligations.agreement(enc, cases, timeout_ms)
+            with labelled(obligation="agreement", reading=label):
+                agree, _ = trick_obligations.agreement(enc, cases, timeout_ms)
             agree.detail = f"{agree.detail}; {how}" if agree.status == PROVED else agree.detail
             out.append(_result("agreement", enc, label, agree))
     return out
@@ -148,8 +152,12 @@ def conservation_results(ruleset: Ruleset[Any], players: int, timeout_ms: int) -
     """Card conservation at the deal and across every transition of the state machine."""
     game: Game = ruleset.make_game(players)
     machine = conservation.machine(ruleset.id, game.seats, ruleset.clause)
-    base = conservation.base(machine, timeout_ms)
-    steps = [(t, conservation.step(machine, t, timeout_ms)) for t in machine.transitions]
+    with labelled(obligation="conservation-base", reading="all"):
+        base = conservation.base(machine, timeout_ms)
+    steps = []
+    for t in machine.transitions:
+        with labelled(obligation=f"conservation-step {t.name}", reading="all"):
+            steps.append((t, conservation.step(machine, t, timeout_ms)))
     bad = [f"{t.name}: {o.status} {o.witness}" for t, o in steps if o.status != PROVED]
     return [
         Result(

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import z3
 
 from tricklaw.model.cards import Card, make_card
+from tricklaw.proofs import recorder
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FINDING,
@@ -32,6 +33,7 @@ from tricklaw.proofs.solver import (
     Outcome,
     Tracked,
     check,
+    labelled,
 )
 from tricklaw.proofs.tricks import NOBODY, TrickEncoding
 
@@ -205,17 +207,21 @@ def agreement(
     """
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
-    for t in (*enc.domain(), *enc.resolution(enc.outcome)):
+    rule = [*enc.domain(), *enc.resolution(enc.outcome)]
+    for t in rule:
         solver.add(t.formula)
     start = time.perf_counter()
     count = 0
     clauses = tuple(sorted({t.clause for t in enc.resolution(enc.outcome)}))
     palette = enc.game.ruleset.palette
+    rec = recorder.current()
+    compared: list[tuple[list[z3.BoolRef], dict[str, int]]] = []
     for cards in cases:
         if stop_after is not None and time.perf_counter() - start > stop_after:
             break
         solver.push()
-        solver.add(*enc.fix(cards))
+        fixed = enc.fix(cards)
+        solver.add(*fixed)
         answer = solver.check()
         if answer != z3.sat:
             solver.pop()
@@ -234,6 +240,8 @@ def agreement(
         solver.pop()
         want = enc.model_outcome(cards)
         count += 1
+        if rec is not None:
+            compared.append((rec.translated(fixed), want))
         if got != want:
             return Outcome(
                 COUNTEREXAMPLE,
@@ -242,9 +250,44 @@ def agreement(
                 {"trick": palette.format_all(cards), "model": want, "encoding": got},
                 "model and encoding disagree",
             ), count
-    return Outcome(
-        PROVED, time.perf_counter() - start, clauses, detail=f"{count} tricks agree"
-    ), count
+    seconds = time.perf_counter() - start
+    if rec is not None:
+        _record_agreement(rec, enc, rule, compared, timeout_ms)
+    return Outcome(PROVED, seconds, clauses, detail=f"{count} tricks agree"), count
+
+
+AGREEMENT_CHUNK = 1000
+"""Tricks per exported agreement query."""
+
+
+def _record_agreement(
+    rec: recorder.Recorder,
+    enc: TrickEncoding,
+    rule: Sequence[Tracked],
+    compared: Sequence[tuple[list[z3.BoolRef], dict[str, int]]],
+    timeout_ms: int,
+) -> None:
+    """For ``verify --smt2``: the agreement just found, restated as queries a second
+    solver can check: "one of these tricks has an encoding outcome other than the
+    model's" is unsat, per chunk of :data:`AGREEMENT_CHUNK` tricks (with outcome-unique,
+    this is agreement). Each is checked by Z3 in the recorder's own context, and
+    recorded with its answer."""
+    names = [name for name, _ in labelled(rule)]
+    formulas = rec.translated([t.formula for t in rule])
+    outcome = dict(zip(enc.outcome, rec.translated(list(enc.outcome.values())), strict=True))
+    for first in range(0, len(compared), AGREEMENT_CHUNK):
+        chunk = compared[first : first + AGREEMENT_CHUNK]
+        differs = z3.Or(
+            *[
+                z3.And(*fixed, z3.Or(*[outcome[k] != v for k, v in want.items()]))
+                for fixed, want in chunk
+            ]
+        )
+        named = [*zip(names, formulas, strict=True), ("claim:model-outcome-differs", differs)]
+        solver = z3.Solver(ctx=rec.context)
+        solver.set("timeout", timeout_ms)
+        solver.add(*[f for _, f in named])
+        rec.write(named, recorder.answer_name(solver.check()))
 
 
 Obligation = Callable[[TrickEncoding, int], Outcome]

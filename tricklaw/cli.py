@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
@@ -297,7 +298,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise TricklawError(f"--players must be at least 1, not {args.players}")
     if args.timeout < 1:
         raise TricklawError(f"--timeout must be at least 1 millisecond, not {args.timeout}")
-    scope = Scope(args.ruleset, args.players, parse_option_args(args.option or []), args.timeout)
+    jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise TricklawError(f"--jobs must be at least 1, not {jobs}")
+    scope = Scope(
+        args.ruleset,
+        args.players,
+        parse_option_args(args.option or []),
+        args.timeout,
+        jobs,
+        args.smt2,
+        load_plugins,
+    )
     return run_verify(scope, args.json_path, sys.stdout)
 
 
@@ -426,6 +438,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="time-out per obligation in milliseconds (default 30000); a time-out is unknown",
     )
     p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="worker processes, one (ruleset, player count) at a time (default: every core)",
+    )
+    p.add_argument(
+        "--smt2",
+        metavar="DIR",
+        help="write every solver query as an SMT-LIB 2 file into DIR (new or empty), "
+        "with index.json giving each file's expected answer",
+    )
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")

@@ -28,15 +28,26 @@ a witness the model replays), each ``proved``,
 ``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
 witness). The command exits 1 if any check fails, any obligation has a
 counterexample, or any is unknown (a time-out is never counted as proved).
+
+Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
+one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
+(:func:`~tricklaw.proofs.solver.fresh_context`) and, with ``--jobs N``, in a pool of
+``N`` worker processes; the results keep their order, and are the same for every ``N``.
+With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
+(:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, TextIO
 
 from tricklaw.model.agents import random_states
@@ -61,7 +72,8 @@ from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.findings import register_check
 from tricklaw.proofs.obligations import Result
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
+from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, fresh_context
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
@@ -237,12 +249,135 @@ def _self_check(ruleset: Ruleset[Any], players: int) -> Result:
 
 @dataclass(frozen=True)
 class Scope:
-    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings."""
+    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
+    on ``jobs`` worker processes (0: in this process), writing every solver query into
+    ``smt2`` (a directory); ``setup`` is called first in each worker process (the command
+    line loads the plug-ins there)."""
 
     ruleset: str | None = None
     players: int | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     timeout_ms: int = 30_000
+    jobs: int = 0
+    smt2: str | None = None
+    setup: Callable[[], object] | None = None
+
+
+Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
+"""One part of verify for a ruleset at a player count: ``(ruleset, players, the fixed
+readings, time-out in ms) -> results``."""
+
+
+def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) -> list[Result]:
+    proved = bounds_results(ruleset, n, ms, options)
+    return [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+
+
+PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
+    ("self-check", lambda rs, n, options, ms: [_self_check(rs, n)]),
+    ("trick obligations", obligations.trick_results),
+    ("equivalence", equivalence.equivalence_results),
+    ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
+    ("liveness", liveness_checks.results),
+    ("score bounds", _bounds),
+)
+"""What verify runs for each ruleset and player count, in this order: the one place to
+add a step."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The work of one process: a ruleset's own checks (``players`` None), the
+    :data:`PLAYER_STEPS` of a ruleset at one player count, or (``ruleset`` empty) the
+    edition diff of every family among the rulesets in scope."""
+
+    ruleset: str
+    players: int | None
+
+
+EDITIONS = Unit("", None)
+"""The unit that compares the editions of each game family (see
+:mod:`~tricklaw.proofs.edition_diff`)."""
+
+
+def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
+    out = []
+    for ruleset in rulesets:
+        out.append(Unit(ruleset.id, None))
+        out += [Unit(ruleset.id, n) for n in ruleset.player_counts if scope.players in (None, n)]
+    return [EDITIONS, *out]
+
+
+def _ruleset_checks(
+    scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
+) -> list[Result]:
+    """A ruleset's checks over all its player counts: the registry, the worked examples
+    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands) and the
+    tie and gap detector."""
+    results = _registry_checks(ruleset)
+    results += _example_results(ruleset)
+    results += example_constraints.example_results(ruleset, scope.timeout_ms)
+    results += example_legality.sequence_results(ruleset, scope.timeout_ms)
+    counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
+    whole = scope.players is None and not scope.options
+    results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
+    return results
+
+
+def _run_unit(
+    scope: Scope, unit: Unit, progress: Callable[[str], None] = lambda _: None
+) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results of ``unit``, and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+    with ExitStack() as stack:
+        recorder = stack.enter_context(recording(Path(scope.smt2))) if scope.smt2 else None
+        stack.enter_context(labelled(ruleset=unit.ruleset, players=str(unit.players or "")))
+        stack.enter_context(fresh_context())
+        if unit == EDITIONS:
+            progress("edition diff")
+            rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
+            results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
+            return results, recorder.entries if recorder else []
+        ruleset = get_ruleset(unit.ruleset)
+        options = {
+            k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}
+        }
+        if unit.players is None:
+            progress(f"{ruleset.id}: registry, worked examples, ties")
+            results = _ruleset_checks(scope, ruleset, options)
+        else:
+            results = []
+            for name, step in PLAYER_STEPS:
+                progress(f"{ruleset.id} {unit.players}p: {name}")
+                with labelled(obligation=name):  # the steps name their own queries better
+                    results += step(ruleset, unit.players, options, scope.timeout_ms)
+    return results, recorder.entries if recorder else []
+
+
+def _run_units(
+    scope: Scope, units: list[Unit], progress: Callable[[str], None]
+) -> list[tuple[list[Result], list[dict[str, Any]]]]:
+    """Every unit's results, in the order of ``units``.
+
+    With ``scope.jobs`` workers, each unit runs in a process of its own, forked from a
+    fork server that has only imported tricklaw: what Z3 answers (a witness, an unsat
+    core) then cannot depend on what else a process solved before, or on where its
+    memory lies, so the results are the same for every number of workers."""
+    if scope.jobs < 1:
+        return [_run_unit(scope, unit, progress) for unit in units]
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tricklaw.verify"])
+    with ProcessPoolExecutor(
+        max_workers=min(scope.jobs, len(units)),
+        mp_context=context,
+        initializer=scope.setup,
+        max_tasks_per_child=1,
+    ) as pool:
+        futures = [pool.submit(_run_unit, scope, unit) for unit in units]
+        out = []
+        for unit, future in zip(units, futures, strict=True):
+            out.append(future.result())
+            progress(f"{unit.ruleset} {unit.players or ''}: done")
+        return out
 
 
 def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
@@ -255,34 +390,15 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             raise OptionError(f"{ruleset.id}: unknown option {unknown[0]!r}")
         if scope.ruleset and scope.players is not None:
             ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
+    directory = prepare(scope.smt2) if scope.smt2 else None
     progress("shuffle vectors")
     results = [_shuffle_check()]
-    for ruleset in rulesets:
-        counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
-        options = {
-            k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}
-        }
-        progress(f"{ruleset.id}: registry and worked examples")
-        results += _registry_checks(ruleset)
-        results += _example_results(ruleset)
-        results += example_constraints.example_results(ruleset, scope.timeout_ms)
-        results += example_legality.sequence_results(ruleset, scope.timeout_ms)
-        for n in counts:
-            progress(f"{ruleset.id} {n}p: self-check")
-            results.append(_self_check(ruleset, n))
-            results += obligations.trick_results(ruleset, n, options, scope.timeout_ms, progress)
-            results += equivalence.equivalence_results(
-                ruleset, n, options, scope.timeout_ms, progress
-            )
-            progress(f"{ruleset.id} {n}p: conservation")
-            results += obligations.conservation_results(ruleset, n, scope.timeout_ms)
-            results += liveness_checks.results(ruleset, n, options, scope.timeout_ms)
-            progress(f"{ruleset.id} {n}p: score bounds")
-            proved = bounds_results(ruleset, n, scope.timeout_ms, options)
-            results += [*proved, artifact_check(ruleset, n, proved, load_bounds())]
-        whole = scope.players is None and not scope.options
-        results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
-    results += edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms, progress)
+    entries: list[dict[str, Any]] = []
+    for unit_results, unit_entries in _run_units(scope, _units(scope, rulesets), progress):
+        results += unit_results
+        entries += unit_entries
+    if directory is not None:
+        write_index(directory, entries)
     complete = scope.players is None and not scope.options
     results += [register_check(r.id, results, complete) for r in rulesets]
     return results

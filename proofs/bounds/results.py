@@ -26,6 +26,7 @@ from tricklaw.proofs.bounds.prove import prove_bound
 from tricklaw.proofs.bounds.readings import agrees, readings
 from tricklaw.proofs.bounds.witness import Witness, drive, witness_json
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.recorder import labelled
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, label
@@ -55,10 +56,11 @@ def bound_result(
     start = time.perf_counter()
     reading = tuple(sorted((options or {}).items()))
     game = witness_game(ruleset_id, players, dict(reading))
-    bound = prove_bound(BOUNDS.lookup(ruleset_id).relaxation(game), maximize, timeout_ms)
+    name, word = (MAX, "greatest") if maximize else (MIN, "least")
+    with labelled(obligation=name, reading=label(reading)):
+        bound = prove_bound(BOUNDS.lookup(ruleset_id).relaxation(game), maximize, timeout_ms)
     witness = find_witness(game, maximize, bound.hint)
     seconds = time.perf_counter() - start
-    name, word = (MAX, "greatest") if maximize else (MIN, "least")
     data = witness_json(game, witness) if witness is not None else {}
     best = "no witness" if witness is None else f"best witness {witness.score}"
     if bound.status != PROVED or bound.value is None:

@@ -1,0 +1,252 @@
+"""``verify --smt2 DIR``: every solver query as SMT-LIB 2, checked again by cvc5; and
+``verify --jobs N``, whose results do not depend on N.
+
+A second solver (cvc5, from PyPI) reads each file written by verify and must give the
+answer Z3 gave (``index.json``'s ``expected``): ``unsat`` for a proved claim, ``sat``
+for a counterexample, a finding or a satisfiable example. A disagreement fails; so does
+a cvc5 ``unknown`` (a time-out is never counted as agreement). The slow tier does this
+for every ruleset; the fast tier for one ruleset at one player count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import cvc5
+import pytest
+import z3
+
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.proofs import smt2
+from tricklaw.proofs.recorder import labelled, recording
+from tricklaw.proofs.solver import PROVED, Tracked, check, exactly_one, optimum
+from tricklaw.verify import Scope, collect
+
+CVC5_MS = 60_000
+"""cvc5's time limit per query."""
+
+
+def cvc5_run(text: str, ms: int = CVC5_MS) -> tuple[str, list[str]]:
+    """cvc5's answer to the script ``text`` (``sat``, ``unsat``, ``unknown``, or
+    ``error: ...``) and the names in its unsat core (when it answers unsat)."""
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("tlimit-per", str(ms))
+    solver.setOption("arrays-exp", "true")  # constant arrays: Z3's empty sets
+    symbols = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
+    answer, core = "", []
+    try:
+        while True:
+            command = parser.nextCommand()
+            if command.isNull():
+                break
+            out = command.invoke(solver, symbols).strip()
+            if out.startswith("(error"):
+                return f"error: {out}", []
+            if out.split(" ")[0] in ("sat", "unsat", "unknown"):  # "unknown (TIMEOUT)"
+                answer = out.split(" ")[0]
+                if answer != "unsat":
+                    break  # no core to ask for
+            elif out.startswith("(") and answer == "unsat":
+                core = re.findall(r"\|[^|]*\||[^\s()|]+", out)
+    except RuntimeError as exc:
+        return f"error: {exc}", []
+    return answer, [c.strip("|") for c in core]
+
+
+def recheck(directory: Path, ms: int = CVC5_MS) -> dict[str, list[str]]:
+    """Every query of ``directory``'s ``index.json`` checked by cvc5: the files by
+    verdict (``agree``, ``disagree``, ``unknown``, ``skipped`` when Z3 itself had no
+    answer), with what went wrong."""
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    out: dict[str, list[str]] = {"agree": [], "disagree": [], "unknown": [], "skipped": []}
+    for query in index["queries"]:
+        name, expected = query["file"], query["expected"]
+        if expected == "unknown":
+            out["skipped"].append(name)
+            continue
+        answer, core = cvc5_run((directory / name).read_text(encoding="utf-8"), ms)
+        if answer == expected and set(core) <= set(query["names"]):
+            out["agree"].append(name)
+        elif answer in ("unknown", ""):
+            out["unknown"].append(name)
+        else:
+            out["disagree"].append(f"{name}: Z3 {expected}, cvc5 {answer} {core}")
+    return out
+
+
+def _assert_agree(directory: Path) -> int:
+    verdicts = recheck(directory)
+    assert not verdicts["disagree"], verdicts["disagree"][:10]
+    assert not verdicts["unknown"], f"cvc5 gave no answer on {verdicts['unknown'][:10]}"
+    assert not verdicts["skipped"], f"Z3 gave no answer on {verdicts['skipped'][:10]}"
+    assert verdicts["agree"]
+    return len(verdicts["agree"])
+
+
+def _without_times(results: list[Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in asdict(r).items() if k != "seconds"} for r in results]
+
+
+# --- the writer ------------------------------------------------------------------------------
+
+
+def _query(named: list[tuple[str, z3.BoolRef]], answer: str) -> str:
+    return smt2.script(named, answer)
+
+
+def test_a_script_names_its_assertions_and_asks_for_the_core_only_when_unsat() -> None:
+    x, y = z3.Ints("x y")
+    named = [("RULE-1", x + 2 * y > 3), ("RULE-1#1", x < 0), ("claim:no-y", y <= 1)]
+    text = _query(named, "unsat")
+    assert "(set-option :produce-unsat-cores true)" in text
+    assert "(set-logic QF_LIA)" in text
+    assert ":named RULE-1)" in text and ":named |RULE-1#1|)" in text
+    assert ":named |claim:no-y|)" in text
+    assert text.count("(check-sat)") == 1 and "(get-unsat-core)" in text
+    assert cvc5_run(text) == ("unsat", ["RULE-1", "RULE-1#1", "claim:no-y"])
+    sat = _query(named[:2], "sat")
+    assert "(get-unsat-core)" not in sat and cvc5_run(sat)[0] == "sat"
+
+
+def test_z3_only_constructs_are_written_in_standard_smt_lib() -> None:
+    """Pseudo-booleans, set operations, lambdas, nullary and/or and unary sums: cvc5
+    reads each rewritten query and gives Z3's answer."""
+    a, b, c = z3.Bools("a b c")
+    x = z3.Int("x")
+    ints = z3.SetSort(z3.IntSort())
+    s, t = z3.Const("s", ints), z3.Const("t", ints)
+    k = z3.Int("k")
+    cases: list[list[z3.BoolRef]] = [
+        [z3.PbEq([(a, 1), (b, 1), (c, 1)], 1), a, b],
+        [z3.AtMost(a, b, c, 1), z3.AtLeast(a, b, 2)],
+        [z3.PbLe([(a, 2), (b, 3)], 4), a, b],
+        [z3.IsMember(x, z3.SetUnion(s, t)), z3.Not(z3.IsMember(x, s)), z3.Not(z3.IsMember(x, t))],
+        [z3.IsSubset(s, t), z3.IsMember(x, s), z3.Not(z3.IsMember(x, t))],
+        [s == z3.Lambda([k], k > x), z3.IsMember(x, s)],
+        [z3.Implies(a, z3.Or()), a],
+        [z3.Sum([z3.If(a, 1, 0)]) == 2],
+        [z3.And(), z3.Or(a), z3.Sum([z3.If(a, 1, 0)]) == 1],
+    ]
+    for formulas in cases:
+        solver = z3.Solver()
+        solver.add(*formulas)
+        expected = str(solver.check())
+        text = _query([(f"F-{i}", f) for i, f in enumerate(formulas)], expected)
+        assert not re.search(r"pbeq|pble|at-most|at-least|union|subset|lambda", text), text
+        assert cvc5_run(text)[0] == expected, text
+
+
+def test_exactly_one_is_written_as_a_sum_of_ite() -> None:
+    flags = z3.Bools("p q r")
+    text = _query([("ONE", exactly_one(flags))], "sat")
+    assert "(assert (! (= (+ (ite p 1 0) (ite q 1 0) (ite r 1 0)) 1) :named ONE))" in text
+
+
+def test_the_checker_reports_a_disagreement_and_an_unknown(tmp_path: Path) -> None:
+    """No test that cannot fail: a wrong expected answer is a disagreement, and cvc5's
+    time-out (or incompleteness) is reported as unknown, not as agreement."""
+    x, y, z = z3.Ints("x y z")
+    queries = {
+        "wrong.smt2": ([("A", x > 1), ("B", x < 0)], "sat"),
+        "right.smt2": ([("A", x > 1)], "sat"),
+        "hard.smt2": (
+            [("H", z3.And(x > 1, y > 1, z > 1, x * x * x + y * y * y == z * z * z))],
+            "unsat",
+        ),
+    }
+    entries = []
+    for name, (named, expected) in queries.items():
+        (tmp_path / name).write_text(_query(named, expected), encoding="utf-8")
+        entries.append({"file": name, "expected": expected, "names": [n for n, _ in named]})
+    (tmp_path / "index.json").write_text(json.dumps({"queries": entries}), encoding="utf-8")
+    verdicts = recheck(tmp_path, ms=200)
+    assert verdicts["agree"] == ["right.smt2"]
+    assert [v.split(":")[0] for v in verdicts["disagree"]] == ["wrong.smt2"]
+    assert verdicts["unknown"] == ["hard.smt2"]
+
+
+def test_the_solver_module_records_every_query_with_its_label(tmp_path: Path) -> None:
+    x = z3.Int("x")
+    with recording(tmp_path) as recorder, labelled(ruleset="r", players="3", obligation="o"):
+        assert check([Tracked("C-1", x > 1), Tracked("claim:c", x < 1)], 5000).status == PROVED
+        with labelled(reading="rule=a"):
+            status, best, _ = optimum([Tracked("C-2", x <= 7)], x, True, 5000)
+    assert (status, best) == (PROVED, 7)
+    files = [e["file"] for e in recorder.entries]
+    assert files[0] == "r-3p-o-0000.smt2"
+    assert all(f.startswith("r-3p-o-rule=a-") for f in files[1:]) and len(files) >= 3
+    answers = [e["expected"] for e in recorder.entries]
+    assert answers[0] == "unsat" and "sat" in answers[1:] and answers[-1] == "unsat"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
+
+
+# --- verify --smt2 and --jobs ----------------------------------------------------------------
+
+
+def test_verify_smt2_on_one_table_is_checked_again_by_cvc5(
+    tricklaw_script: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "smt2"
+    proc = subprocess.run(
+        [tricklaw_script, "verify", "the-last", "-n", "3", "--smt2", str(out), "-j", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    listed = {q["file"] for q in index["queries"]}
+    assert listed == {p.name for p in out.iterdir()} - {"index.json"}
+    assert {q["obligation"].split()[0] for q in index["queries"]} >= {
+        "coverage",
+        "agreement",
+        "conservation-base",
+        "conservation-step",
+        "score-max",
+        "score-min",
+    }
+    assert _assert_agree(out) == len(listed)
+
+
+def test_smt2_refuses_a_non_empty_or_bad_directory(tricklaw_script: str, tmp_path: Path) -> None:
+    (tmp_path / "old.smt2").write_text("(check-sat)\n", encoding="utf-8")
+    file = tmp_path / "old.smt2"
+    for target, words in ((tmp_path, "not empty"), (file, "not a directory")):
+        proc = subprocess.run(
+            [tricklaw_script, "verify", "the-last", "-n", "3", "--smt2", str(target)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in proc.stderr
+    assert file.read_text(encoding="utf-8") == "(check-sat)\n"
+
+
+def test_results_do_not_depend_on_the_number_of_processes_or_on_recording(
+    tmp_path: Path,
+) -> None:
+    one = collect(Scope("the-last", jobs=1))
+    assert _without_times(one) == _without_times(collect(Scope("the-last", jobs=3)))
+    two = collect(Scope("the-last", jobs=2, smt2=str(tmp_path)))
+    assert _without_times(one) == _without_times(two)
+    assert (tmp_path / "index.json").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_query_of_verify_is_checked_again_by_cvc5(ruleset: str, tmp_path: Path) -> None:
+    """Each ruleset on its own (xdist spreads them over the cores): verify with
+    ``--smt2``, then cvc5 on every file."""
+    results = collect(Scope(ruleset, smt2=str(tmp_path)))
+    assert all(r.status in {"pass", "proved", "finding"} for r in results)
+    _assert_agree(tmp_path)
