@@ -430,24 +430,26 @@ def in_play(v: Vars, seats: int) -> z3.BoolRef:
     )
 
 
-WINNER = z3.Int("winner")
-"""The seat a closed trick makes the leader: any seat (the trick rule's choice)."""
+def _winner() -> z3.ArithRef:
+    """The seat that takes a closed trick: any seat (made in the current Z3 context)."""
+    return z3.Int("winner")
 
 
 def close_step(
     seats: int, clause: str, then: Callable[[Vars, z3.ArithRef], dict[str, z3.ArithRef]]
 ) -> Step:
-    """A full trick is closed (``clause``): any seat (:data:`WINNER`) leads next, each
+    """A full trick is closed (``clause``): any seat (``winner``) leads next, each
     seat now holding one card fewer than at the trick's start; ``then(v, w)`` adds what
     the game does next (the round's end, a decision)."""
+    winner = _winner()
 
     def apply(v: Vars) -> tuple[z3.BoolRef, dict[str, z3.ArithRef]]:
         pre = z3.And(v["ph"] == PLAY, v["t"] == seats)
-        changed = {"t": z3.IntVal(0), "lead": WINNER, "cur": WINNER, "k": v["k"] - 1}
-        return pre, {**changed, **then(v, WINNER)}
+        changed = {"t": z3.IntVal(0), "lead": winner, "cur": winner, "k": v["k"] - 1}
+        return pre, {**changed, **then(v, winner)}
 
     def choice(v: Vars) -> z3.BoolRef:
-        return z3.And(WINNER >= 0, seats > WINNER)
+        return z3.And(winner >= 0, seats > winner)
 
     return Step("a trick closed", clause, lambda v: z3.BoolVal(False), apply, choice)
 

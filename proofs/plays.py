@@ -28,7 +28,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import z3
@@ -43,7 +42,6 @@ CardTerm = tuple[z3.ArithRef, z3.ArithRef]
 """A symbolic card: (colour, value) z3 Ints."""
 
 
-@cache
 def term(card: Card) -> CardTerm:
     """The concrete ``card`` as a (colour, value) pair of z3 constants."""
     return z3.IntVal(colour_of(card)), z3.IntVal(value_of(card))

@@ -72,6 +72,9 @@ def evaluate(t: Term, env: dict[str, int]) -> Any:
 
 
 _Z3_CACHE: dict[Term, Any] = {}
+_CACHE_CONTEXT: list[z3.Context] = []
+"""The Z3 context the cache's expressions belong to (verify runs each unit in a fresh
+one: the cache is emptied when the context changes)."""
 
 
 def to_z3(t: Term) -> Any:
@@ -79,6 +82,9 @@ def to_z3(t: Term) -> Any:
     op = t[0]
     if op == "k":  # not cached: ("k", 1) == ("k", True), yet one is an Int, one a Bool
         return z3.BoolVal(t[1]) if isinstance(t[1], bool) else z3.IntVal(t[1])
+    if not _CACHE_CONTEXT or _CACHE_CONTEXT[0] is not z3.main_ctx():
+        _Z3_CACHE.clear()
+        _CACHE_CONTEXT[:] = [z3.main_ctx()]
     hit = _Z3_CACHE.get(t)
     if hit is not None:
         return hit

@@ -293,27 +293,29 @@ def _lemmas(game: Game) -> tuple[Lemma, ...]:
     return tuple(out)
 
 
-_SUIT = [z3.Int(f"set_suit{i}") for i in range(POWER_COUNT - 1)]
-_VALUE = [z3.Int(f"set_value{i}") for i in range(POWER_COUNT - 1)]
-_CHOSEN = z3.Int("sets_chosen")
+def _set_vars() -> tuple[list[z3.ArithRef], list[z3.ArithRef], z3.ArithRef]:
+    """The suits and values of the sets chosen so far, and how many there are (made in
+    the current Z3 context, as verify runs each unit in a fresh one)."""
+    suits = [z3.Int(f"set_suit{i}") for i in range(POWER_COUNT - 1)]
+    values = [z3.Int(f"set_value{i}") for i in range(POWER_COUNT - 1)]
+    return suits, values, z3.Int("sets_chosen")
 
 
 def _sets(count: int) -> list[Tracked]:
     """Fewer than five sets chosen, each a suit and a value of the deck, the values
     distinct and (the stricter reading of HUND-D-SETSUITS, which covers the other) the
     suits distinct (HUND-OPT-2)."""
+    suits, values, chosen_n = _set_vars()
     facts = [
-        z3.And(s >= 0, s < SUITS, v >= 0, v < count) for s, v in zip(_SUIT, _VALUE, strict=True)
+        z3.And(s >= 0, s < SUITS, v >= 0, v < count) for s, v in zip(suits, values, strict=True)
     ]
     distinct = [
-        z3.Implies(
-            j < _CHOSEN, z3.And(_SUIT[i] != _SUIT[j], _VALUE[i] != _VALUE[j])
-        )
+        z3.Implies(j < chosen_n, z3.And(suits[i] != suits[j], values[i] != values[j]))
         for j in range(POWER_COUNT - 1)
         for i in range(j)
     ]
     return [
-        Tracked("HUND-OPT-2", z3.And(_CHOSEN >= 0, _CHOSEN < POWER_COUNT, *facts)),
+        Tracked("HUND-OPT-2", z3.And(chosen_n >= 0, chosen_n < POWER_COUNT, *facts)),
         Tracked("HUND-D-SETSUITS", z3.And(*distinct)),
     ]
 
@@ -321,16 +323,20 @@ def _sets(count: int) -> list[Tracked]:
 def _free(count: int) -> z3.BoolRef:
     """A value no chosen set uses, and a suit none uses: together a set to choose."""
 
+    suits, values, chosen_n = _set_vars()
+
     def unused(chosen: list[z3.ArithRef], x: int) -> z3.BoolRef:
-        return z3.And(*[z3.Implies(i < _CHOSEN, c != x) for i, c in enumerate(chosen)])
+        return z3.And(*[z3.Implies(i < chosen_n, c != x) for i, c in enumerate(chosen)])
 
     return z3.And(
-        z3.Or(*[unused(_VALUE, v) for v in range(count)]),
-        z3.Or(*[unused(_SUIT, s) for s in range(SUITS)]),
+        z3.Or(*[unused(values, v) for v in range(count)]),
+        z3.Or(*[unused(suits, s) for s in range(SUITS)]),
     )
 
 
-_BOTH, _UP, _DOWN = z3.Ints("columns_both columns_up_only columns_down_only")
+def _column_vars() -> list[z3.ArithRef]:
+    """How many columns hold two cards, a face-up card only, a face-down card only."""
+    return list(z3.Ints("columns_both columns_up_only columns_down_only"))
 
 
 def _columns(hand: int) -> list[Tracked]:
@@ -338,21 +344,23 @@ def _columns(hand: int) -> list[Tracked]:
     and half face up on them, the odd card either way (HUND-TWO-2, HUND-D-VIRTUALODD); or
     after a trick, every column without a face-up card turned up (HUND-TWO-6). It holds a
     card (its hand is the others', so the machine's invariant gives it one)."""
+    both, up_only, down_only = _column_vars()
     shapes = []
     for downs in (hand - hand // 2, hand // 2):
         ups = hand - downs
         pairs = min(ups, downs)
-        shapes.append(z3.And(pairs == _BOTH, ups - pairs == _UP, downs - pairs == _DOWN))
+        shapes.append(z3.And(pairs == both, ups - pairs == up_only, downs - pairs == down_only))
     return [
-        Tracked("HUND-TWO-2", z3.And(_BOTH >= 0, _UP >= 0, _DOWN >= 0)),
-        Tracked("HUND-D-VIRTUALODD", z3.Or(*shapes, _DOWN == 0)),
-        Tracked("HUND-TWO-6", 2 * _BOTH + _UP + _DOWN >= 1),
+        Tracked("HUND-TWO-2", z3.And(both >= 0, up_only >= 0, down_only >= 0)),
+        Tracked("HUND-D-VIRTUALODD", z3.Or(*shapes, down_only == 0)),
+        Tracked("HUND-TWO-6", 2 * both + up_only + down_only >= 1),
     ]
 
 
 def _shown() -> z3.BoolRef:
     """A face-up card to play (HUND-TWO-4/5)."""
-    return _BOTH + _UP >= 1
+    both, up_only, down_only = _column_vars()
+    return both + up_only >= 1
 
 
 def progress(game: Game) -> Progress:
@@ -406,9 +414,7 @@ def progress(game: Game) -> Progress:
     extra = POWER_COUNT if sets else 0
 
     def pending(v: Vars) -> z3.ArithRef:
-        return z3.If(
-            v["ph"] == NAME, 1 + extra, z3.If(v["ph"] == SETS, POWER_COUNT - v["ch"], 0)
-        )
+        return z3.If(v["ph"] == NAME, 1 + extra, z3.If(v["ph"] == SETS, POWER_COUNT - v["ch"], 0))
 
     return Progress(
         game.ruleset.id,
@@ -471,9 +477,7 @@ def ending(game: Game) -> Ending:
     return Ending("HUND-GAME-1", lambda rounds, totals: rounds >= ROUNDS, ROUNDS)
 
 
-LIVENESS.register(
-    "hund", GameLiveness(("designation-mode", "more-cards"), progress, (), ending)
-)
+LIVENESS.register("hund", GameLiveness(("designation-mode", "more-cards"), progress, (), ending))
 PLAYS.register("hund", HundPlay)
 
 
