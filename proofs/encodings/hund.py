@@ -359,7 +359,7 @@ def _columns(hand: int) -> list[Tracked]:
 
 def _shown() -> z3.BoolRef:
     """A face-up card to play (HUND-TWO-4/5)."""
-    both, up_only, down_only = _column_vars()
+    both, up_only, _down_only = _column_vars()
     return both + up_only >= 1
 
 
