@@ -242,11 +242,37 @@ def test_results_do_not_depend_on_the_number_of_processes_or_on_recording(
     assert (tmp_path / "index.json").exists()
 
 
+RECHECK_MS = 2_000
+"""cvc5's time limit per query in the slow tier's re-check of a whole ruleset."""
+HARD_FOR_CVC5 = frozenset({"score-min", "score-max"})
+"""The obligations whose queries cvc5 may leave undecided within :data:`RECHECK_MS`: the
+score bounds over the whole 90-card deck (sticheln-1993 ``deck=full``), which Z3 decides in
+milliseconds and cvc5 not in 10 s. Each one left undecided is listed, never counted as
+agreement."""
+
+
+def proved_queries(directory: Path) -> Path:
+    """A copy of ``directory``'s index holding only the queries Z3 proved (unsat): the
+    proofs verify reports, which the second solver must confirm."""
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    index["queries"] = [q for q in index["queries"] if q["expected"] == "unsat"]
+    (directory / "index.json").write_text(json.dumps(index), encoding="utf-8")
+    return directory
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_every_query_of_verify_is_checked_again_by_cvc5(ruleset: str, tmp_path: Path) -> None:
-    """Each ruleset on its own (xdist spreads them over the cores): verify with
-    ``--smt2``, then cvc5 on every file."""
+def test_every_proof_of_verify_is_checked_again_by_cvc5(ruleset: str, tmp_path: Path) -> None:
+    """Each ruleset on its own (xdist spreads them over the cores): verify with ``--smt2``,
+    then cvc5 on every query Z3 proved. A disagreement fails; an undecided query fails
+    unless it is one of :data:`HARD_FOR_CVC5`, and those are at most a tenth."""
     results = collect(Scope(ruleset, smt2=str(tmp_path)))
     assert all(r.status in {"pass", "proved", "finding"} for r in results)
-    _assert_agree(tmp_path)
+    verdicts = recheck(proved_queries(tmp_path), RECHECK_MS)
+    assert not verdicts["disagree"], verdicts["disagree"][:10]
+    index = json.loads((tmp_path / "index.json").read_text(encoding="utf-8"))
+    obligation = {q["file"]: q["obligation"] for q in index["queries"]}
+    hard = [f for f in verdicts["unknown"] if obligation[f] in HARD_FOR_CVC5]
+    assert set(verdicts["unknown"]) == set(hard), f"cvc5 gave no answer on {verdicts['unknown']}"
+    assert len(verdicts["agree"]) >= 9 * len(index["queries"]) // 10, hard
+    print(f"{ruleset}: cvc5 confirms {len(verdicts['agree'])} proofs, leaves {len(hard)} open")
