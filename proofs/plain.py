@@ -32,6 +32,7 @@ from tricklaw.model.state import Game
 from tricklaw.proofs.tricks import TrickEncoding
 
 PREFIX = "_tricklaw_plain"
+"""The package name the plain copies of the model's modules are imported under."""
 
 
 def compiled_install() -> bool:

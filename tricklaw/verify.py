@@ -316,11 +316,14 @@ def _ruleset_checks(
     tie and gap detector."""
     results = _registry_checks(ruleset)
     results += _example_results(ruleset)
-    results += example_constraints.example_results(ruleset, scope.timeout_ms)
-    results += example_legality.sequence_results(ruleset, scope.timeout_ms)
+    with labelled(obligation="example-z3"):
+        results += example_constraints.example_results(ruleset, scope.timeout_ms)
+    with labelled(obligation="example-legality"):
+        results += example_legality.sequence_results(ruleset, scope.timeout_ms)
     counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
     whole = scope.players is None and not scope.options
-    results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
+    with labelled(obligation="ties"):
+        results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
     return results
 
 
@@ -335,7 +338,8 @@ def _run_unit(
         if unit == EDITIONS:
             progress("edition diff")
             rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
-            results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
+            with labelled(obligation="edition-diff"):
+                results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
             return results, recorder.entries if recorder else []
         ruleset = get_ruleset(unit.ruleset)
         options = {
