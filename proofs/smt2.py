@@ -7,7 +7,7 @@ the query is quantifier-free linear integer arithmetic, else ``ALL``), the decla
 of its constants and functions, ``(check-sat)``, and ``(get-unsat-core)`` when Z3's
 answer was unsat.
 
-Z3-only constructs are written in standard SMT-LIB first (:func:`standard`), each by an
+Z3-only constructs are written in standard SMT-LIB first (:class:`Standardiser`), each by an
 equivalent definition, so that a second solver (cvc5) reads the same question:
 
 * pseudo-boolean constraints (``(_ pbeq ...)``, ``pble``, ``pbge``, ``at-most``,
@@ -27,7 +27,7 @@ from typing import Any
 import z3
 
 NAMED_PREFIX = "smt2!"
-"""The prefix of the constants :func:`standard` introduces."""
+"""The prefix of the constants :class:`Standardiser` introduces."""
 
 _SETS: dict[int, Callable[[list[z3.BoolRef]], z3.BoolRef]] = {
     z3.Z3_OP_SET_UNION: lambda xs: z3.Or(*xs),

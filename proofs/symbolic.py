@@ -80,7 +80,7 @@ class Exploration:
     checks: int = 0
     seconds: float = 0.0
     complete: bool = True
-    """False when :data:`Explorer.max_paths` stopped the enumeration."""
+    """False when the explorer's ``max_paths`` stopped the enumeration."""
 
     @property
     def covered(self) -> list[Path]:

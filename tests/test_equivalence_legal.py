@@ -13,7 +13,7 @@ import pytest
 from tricklaw.model import get_ruleset
 from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import lowhigh
-from tricklaw.proofs import equivalence_legal
+from tricklaw.proofs import equivalence_legal, plain
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
 
@@ -45,14 +45,16 @@ def test_tinys_play_rule_proved_for_small_hands(registered: None) -> None:
 
 
 def test_a_planted_play_rule_bug_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = lowhigh.playable
+    # In a compiled install the executor runs the plain copy of the model: plant it there.
+    module = plain.plain_module(lowhigh.__name__) if plain.compiled_install() else lowhigh
+    real = module.playable
 
     def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
         if len(trick) == 2 and len(hand) == 3 and hand[2] & 31 == 7:
             return tuple(hand)  # the bug: no duty to follow for this hand
         return real(hand, trick)
 
-    monkeypatch.setattr(lowhigh, "playable", playable)
+    monkeypatch.setattr(module, "playable", playable)
     ruleset = get_ruleset("lowhigh")
     enc = PLAYS["lowhigh"](ruleset.make_game(3))
     out = equivalence_legal.legal_equivalence(enc, 2, 3, 30_000)
