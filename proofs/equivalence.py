@@ -235,7 +235,7 @@ def _witness(
     )
     encoded = {k: v for k, v in witness.items() if k != "trick"}
     try:
-        concrete: Any = enc.model_outcome(cards)
+        concrete: Any = plain.runner(enc)(cards)  # the code the executor ran
     except Exception as exc:  # the model raising on a valid trick is a disagreement
         concrete = f"raised {exc!r}"
     record = {"trick": witness["trick"], "model": concrete, "encoding": encoded}

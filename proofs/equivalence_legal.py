@@ -111,9 +111,8 @@ def legal_equivalence(enc: PlayEncoding, position: int, hand: int, timeout_ms: i
 
     hand_c, trick_c = concrete(held_cards), concrete(trick_cards)
     try:
-        allowed = [
-            fmt(c) for c in enc.game.ruleset.playable(enc.game, tuple(hand_c), tuple(trick_c))
-        ]
+        game = plain.game_for(enc.game)  # the copy the executor ran (plain or compiled)
+        allowed = [fmt(c) for c in game.ruleset.playable(game, tuple(hand_c), tuple(trick_c))]
     except Exception as exc:  # the model raising on a valid position is a disagreement
         allowed = [f"raised {exc!r}"]
     encoded = [
