@@ -69,6 +69,27 @@ def test_builtins_fork_soundly_max_in_and_index() -> None:
     assert _proved_equal(found, want) == PROVED
 
 
+def test_a_condition_decided_once_is_not_forked_again_and_facts_must_be_proved() -> None:
+    def code() -> Any:
+        x, y = symbolic.variable("x"), symbolic.variable("y")
+        first = 1 if x == y else 0
+        return first + (1 if x == y else 0)  # the same test again
+
+    found = _explore(code)
+    assert len(found.paths) == 2  # x == y decided once per run
+    assert all(len(p.steps) == 1 for p in found.paths)
+    assert _proved_equal(found, z3.If(X == Y, 2, 0)) == PROVED
+    different = symbolic.make("!=", ("v", "x"), ("v", "y"))
+    # On a domain where x and y always differ, the fact is proved and nothing forks...
+    apart = [*SMALL, X != Y]
+    found = symbolic.Explorer(apart, ["x", "y"], facts=[different]).explore(code)
+    assert len(found.paths) == 1 and found.paths[0].steps == ()
+    # ...on one where they need not, the fact is refused, and both branches are explored.
+    found = symbolic.Explorer(SMALL, ["x", "y"], facts=[different]).explore(code)
+    assert len(found.paths) == 2
+    assert _proved_equal(found, z3.If(X == Y, 2, 0)) == PROVED
+
+
 def test_unsupported_operations_leave_paths_uncovered_never_guessed() -> None:
     def code() -> Any:
         x = symbolic.variable("x")
