@@ -28,6 +28,7 @@ exception (the caller decides: the model raising on a valid input is a disagreem
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -280,6 +281,7 @@ class Explorer:
         if self._scoped:
             self._solver.pop(len(self._scoped))
             self._scoped = []
+        forget_symbolic_keys()
         out.checks = self.checks
         out.seconds = time.perf_counter() - start
         return out
@@ -298,6 +300,22 @@ class Explorer:
 
     def _steps(self) -> tuple[tuple[Term, bool], ...]:
         return tuple((c, s.taken) for c, s in zip(self._conds, self._trace, strict=True))
+
+
+def forget_symbolic_keys() -> None:
+    """Empty every ``functools`` cache of the model's packages (``tricklaw`` and the plain
+    copy of :mod:`tricklaw.proofs.plain`): the explored code may have called a cached
+    helper with a :class:`Sym`, whose key would stay in the cache, and a later concrete
+    call with an equal hash would compare with it outside any exploration."""
+    for name, module in list(sys.modules.items()):
+        if "tricklaw" not in name.split(".")[0]:
+            continue
+        for value in list(vars(module).values()):
+            members = vars(value).values() if isinstance(value, type) else (value,)
+            for member in members:
+                clear = getattr(member, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
 _ACTIVE: list[Explorer] = []

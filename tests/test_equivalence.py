@@ -138,6 +138,19 @@ def test_lowhigh_tricks_proved_equal_on_every_input(players: int) -> None:
     assert all("paths" in r.detail for r in results)
 
 
+def test_an_exploration_leaves_no_symbolic_key_in_the_models_caches() -> None:
+    """The Last's judge caches its facts by (colour, position): explored symbolically,
+    the cache would keep symbolic keys, and the next concrete trick with an equal hash
+    would compare with one outside any exploration."""
+    ruleset = get_ruleset("the-last")
+    game = ruleset.make_game(3)
+    enc = ENCODINGS["the-last"](game)
+    assert equivalence.trick_equivalence(enc, 30_000).status == PROVED
+    for trick in (["R1", "Y5", "G3"], ["Y2", "Y4", "R1"], ["G7", "B1", "G2"]):
+        cards = [Card(c) for c in ruleset.palette.parse_all(trick)]
+        assert ruleset.judge_trick(game, cards).winner is not None
+
+
 def test_the_plain_copy_of_the_model_runs_and_proves_the_same() -> None:
     ruleset = get_ruleset("lowhigh")
     enc = ENCODINGS["lowhigh"](ruleset.make_game(3))

@@ -306,8 +306,7 @@ def test_every_proof_of_verify_is_checked_again_by_cvc5(ruleset: str, tmp_path: 
     """Each ruleset on its own (xdist spreads them over the cores): verify with ``--smt2``,
     then cvc5 on every query Z3 proved (by cases where it cannot settle a query whole).
     A disagreement fails, and so does a proof cvc5 leaves undecided."""
-    # jobs=1, as the command line does: each unit in a fresh process, untouched by what
-    # other tests ran in this one (see the notes on the executor's cache leak).
+    # jobs=1, as the command line does: each unit in a fresh process.
     results = collect(Scope(ruleset, smt2=str(tmp_path), jobs=1))
     bad = [r for r in results if r.status not in {"pass", "proved", "finding"}]
     assert not bad, bad[:3]
