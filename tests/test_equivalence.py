@@ -244,24 +244,3 @@ def test_over_the_path_budget_nothing_is_claimed(monkeypatch: pytest.MonkeyPatch
     assert out.status == "pass" and out.detail.startswith("NOT PROVED")
     monkeypatch.setenv("TRICKLAW_EQUIVALENCE_PATHS", "0")
     assert equivalence.path_budget() >= 10**9
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("ruleset_id", "players"),
-    [("lowhigh", 6), ("the-last", 5), ("sticheln-1993", 5), ("hund", 4)],
-)
-def test_the_largest_tables_are_proved_without_a_budget(ruleset_id: str, players: int) -> None:
-    """The proof beyond verify's path budget, every reading and context, no budget
-    (minutes: thousands of paths). Sticheln at six players (about 6,700 paths a
-    reading) and Hund at five are longer still and left to ``TRICKLAW_EQUIVALENCE_PATHS=0
-    tricklaw verify``."""
-    ruleset = get_ruleset(ruleset_id)
-    cls = ENCODINGS[ruleset_id]
-    for readings in equivalence.reading_combinations(
-        ruleset, equivalence.trick_readings(ruleset, cls)
-    ):
-        game = ruleset.make_game(players, readings)
-        for context in cls.contexts(game):
-            out = equivalence.trick_equivalence(cls(game, context), 120_000, budget=10**9)
-            assert out.status == PROVED, (readings, context, out.detail, out.witness)
