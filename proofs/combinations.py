@@ -34,3 +34,27 @@ def reading_combinations(
 def dispute_options(ruleset: Ruleset[Any]) -> tuple[str, ...]:
     """The names of ``ruleset``'s options that select a reading of a dispute."""
     return tuple(s.name for s in ruleset.option_specs if s.dispute)
+
+
+def with_deck_variants(
+    ruleset: Ruleset[Any],
+    names: Collection[str],
+    deck_names: Collection[str],
+    chosen: Mapping[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """:func:`reading_combinations` of ``names``, then each other value of each option of
+    ``deck_names`` (options that change only the deck in play) on its own, with
+    ``names`` at their defaults (or ``chosen``); options fixed by ``chosen`` are not
+    varied."""
+    fixed = chosen or {}
+    out = reading_combinations(ruleset, names, fixed)
+    defaults = {s.name: str(s.default) for s in ruleset.option_specs if s.name in names}
+    base = {k: fixed.get(k, v) for k, v in defaults.items()}
+    for spec in ruleset.option_specs:
+        if spec.name not in deck_names or not spec.choices:
+            continue
+        if spec.name in fixed:
+            out = [{**r, spec.name: fixed[spec.name]} for r in out]
+            continue
+        out += [{**base, spec.name: v} for v in spec.choices if v != str(spec.default)]
+    return out

@@ -83,6 +83,15 @@ class HundTrick(TrickEncoding):
     """A Hund trick in its context (trump held before it, the designated number)."""
 
     ruleset = "hund"
+    readings = ("trump-timing",)
+    deck_readings = ("more-cards", "values")
+    unencoded = MappingProxyType(
+        {
+            "designation-mode": "the designation sets of the custom option (HUND-OPT-2) are"
+            " not encoded: the contexts are the drawn designated numbers 1-5 (HUND-DESIG-1)"
+            " and the suits already trump"
+        }
+    )
     tie_rule = "trump before the lead suit; no tie possible within a suit"
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:

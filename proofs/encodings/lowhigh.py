@@ -65,6 +65,7 @@ class LowHighTrick(TrickEncoding):
     """A lowhigh trick: highest card to the lowest's player, the rest to the highest's."""
 
     ruleset = "lowhigh"
+    readings = ("same-card",)
     tie_rule = "the one played last among the cards of the top value"
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
