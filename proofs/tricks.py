@@ -56,11 +56,17 @@ class TrickEncoding(ABC):
     ``declared-readings`` check names them in its report (never silently)."""
     symmetric: bool = True
     """Whether the rule treats colours alike, so that tricks equal up to renaming colours
-    have equal outcomes (enumerations may then take one trick per class)."""
+    (those of :meth:`fixed_colours` kept) have equal outcomes (enumerations may then take
+    one trick per class). Proved by :mod:`tricklaw.proofs.symmetries`."""
     order_only: bool = True
     """Whether the rule looks at values only through their order (and, where a rule says
     so, whether a value is zero), so that tricks with the same order type of values have
-    equal outcomes."""
+    equal outcomes. Proved by :mod:`tricklaw.proofs.symmetries`."""
+
+    def fixed_colours(self) -> tuple[int, ...]:
+        """The colours the rule singles out in this context, which a renaming of colours
+        must keep (none by default)."""
+        return ()
 
     @classmethod
     def contexts(cls, game: Game) -> list[dict[str, Any]]:

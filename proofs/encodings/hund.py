@@ -93,6 +93,9 @@ class HundTrick(TrickEncoding):
         }
     )
     tie_rule = "trump before the lead suit; no tie possible within a suit"
+    order_only = False
+    """The designated number is compared by equality (HUND-DESIG-2): a value map that
+    keeps the order can move a card onto or off the designated number."""
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, context)
@@ -116,6 +119,10 @@ class HundTrick(TrickEncoding):
         if self.options["values"] == "from-0":
             return SUITS, range(count), "HUND-D-VALUES"
         return SUITS, range(1, count + 1), "HUND-OPT-1" if more else "HUND-GAP-1"
+
+    def fixed_colours(self) -> tuple[int, ...]:
+        """The suit already trump before the trick (HUND-POWER-1), which renaming must keep."""
+        return () if self.prior_trump is None else (self.prior_trump,)
 
     def designating(self) -> list[z3.BoolRef]:
         """Card ``i`` is the first in the trick showing the designated number, so it
