@@ -64,6 +64,7 @@ from tricklaw.proofs import (
     example_constraints,
     example_legality,
     liveness_checks,
+    model_held,
     obligations,
     ties,
 )
@@ -280,6 +281,7 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
+    ("readings, symmetries, the model in the relaxations", model_held.results),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
 add a step."""
