@@ -44,17 +44,15 @@ def with_deck_variants(
 ) -> list[dict[str, str]]:
     """:func:`reading_combinations` of ``names``, then each other value of each option of
     ``deck_names`` (options that change only the deck in play) on its own, with
-    ``names`` at their defaults (or ``chosen``); options fixed by ``chosen`` are not
-    varied."""
+    ``names`` at their defaults; every option that ``chosen`` fixes keeps its value
+    there (and is not varied)."""
     fixed = chosen or {}
     out = reading_combinations(ruleset, names, fixed)
-    defaults = {s.name: str(s.default) for s in ruleset.option_specs if s.name in names}
-    base = {k: fixed.get(k, v) for k, v in defaults.items()}
+    base = {
+        s.name: fixed.get(s.name, str(s.default)) for s in ruleset.option_specs if s.name in names
+    }
     for spec in ruleset.option_specs:
-        if spec.name not in deck_names or not spec.choices:
-            continue
-        if spec.name in fixed:
-            out = [{**r, spec.name: fixed[spec.name]} for r in out]
-            continue
-        out += [{**base, spec.name: v} for v in spec.choices if v != str(spec.default)]
-    return out
+        if spec.name in deck_names and spec.choices and spec.name not in fixed:
+            out += [{**base, spec.name: v} for v in spec.choices if v != str(spec.default)]
+    held = {k: v for k, v in fixed.items() if k in deck_names}
+    return [{**r, **held} for r in out]
