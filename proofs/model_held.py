@@ -9,8 +9,12 @@ For one ruleset at one player count (a verify unit), :func:`results` gathers
   tested on the model (:mod:`tricklaw.proofs.symmetries`);
 * ``bound-holds-on-model``: the model's rounds, sampled and the witnesses', inside the
   relaxation every score bound is proved over (:mod:`tricklaw.proofs.bounds.held`);
-* ``rule-coverage``: every rule function of the model is checked by some obligation
-  (:mod:`tricklaw.proofs.rule_coverage`).
+* ``rule NAME``: the model's answer to each rule of a finished round (Hund's Lead
+  decider, The Last's ghost score) is the one its Z3 statement allows, on sampled
+  rounds (:mod:`tricklaw.proofs.round_rule_checks`).
+
+Across all units, :func:`tricklaw.proofs.rule_coverage.coverage_results` then lists every
+rule function of the model with the obligations that check it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.proofs import declared_readings, symmetries
+from tricklaw.proofs import declared_readings, round_rule_checks, symmetries
 from tricklaw.proofs.bounds.held import held_results
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
@@ -37,4 +41,6 @@ def results(
             out += symmetries.symmetry_results(ruleset, players, chosen, timeout_ms)
     with labelled(obligation="bound-holds-on-model"):
         out += held_results(ruleset, players, chosen, timeout_ms)
+    with labelled(obligation="round rules"):
+        out += round_rule_checks.rule_results(ruleset, players, chosen, timeout_ms)
     return out

@@ -66,6 +66,7 @@ from tricklaw.proofs import (
     liveness_checks,
     model_held,
     obligations,
+    rule_coverage,
     ties,
 )
 from tricklaw.proofs.bounds import bounds_results, not_varied
@@ -407,6 +408,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
         write_index(directory, entries)
     complete = scope.players is None and not scope.options
     results += [register_check(r.id, results, complete) for r in rulesets]
+    results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
 
 

@@ -51,6 +51,7 @@ from tricklaw.proofs.quantities import (
     every_card,
     play_order,
 )
+from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -221,6 +222,7 @@ def ending(game: Game) -> Ending:
 
 LIVENESS.register("lowhigh", GameLiveness((), progress, (), ending))
 PLAYS.register("lowhigh", LowHighPlay)
+ROUND_RULES.register("lowhigh", ())  # its round rules are the score: the bounds
 
 
 TIES.register(

@@ -1,0 +1,111 @@
+"""The model held to each round rule (:mod:`tricklaw.proofs.round_rules`) on sampled rounds.
+
+For each rule of a ruleset at a player count where it applies, and each combination of
+the readings it reads, :data:`ROUNDS` finished rounds of seeded random games of the
+model are read: the rule's inputs become constraints, and one incremental Z3 solver
+checks that the rule under them is satisfiable (so no check is vacuous) and that no
+outcome other than the model's satisfies it (so the model's is the rule's one answer).
+The row (``rule NAME``) is ``pass`` (a sample, never ``proved``) when every round
+agrees, a ``counterexample`` naming the round (seed and round), its inputs, and the
+model's answer otherwise, ``unknown`` when Z3 does not answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import z3
+
+from tricklaw.model.agents import play_random_game
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game, RoundLog
+from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
+from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
+
+ROUNDS = 40
+"""Seeded random rounds per rule, player count and reading."""
+
+
+def rounds(game: Game, count: int) -> Iterator[tuple[str, RoundLog]]:
+    """``count`` finished rounds of seeded random games, each named by seed and round."""
+    seed, given = 1, 0
+    while given < count and seed <= 4 * count:
+        for log in play_random_game(game, seed, max_rounds=count - given).history:
+            yield f"seed {seed}, round {log.index + 1}", log
+            given += 1
+        seed += 1
+
+
+Checked = tuple[str, str, dict[str, Any], tuple[str, ...]]
+
+
+def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
+    """(status, detail, witness, the rule's clauses) of ``rule`` on :data:`ROUNDS` rounds
+    of ``game``."""
+    out = z3.Int(f"{rule.name}_outcome")
+    names = sorted(rule.inputs(game, next(rounds(game, 1))[1]))
+    inputs = {n: z3.Int(f"{rule.name}_{n}") for n in names}
+    tracked = rule.rule(game, inputs, out)
+    clauses = tuple(sorted({t.clause for t in tracked}))
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*[t.formula for t in tracked])
+    checked = 0
+    for name, log in rounds(game, ROUNDS):
+        values = rule.inputs(game, log)
+        want = rule.model(game, log)
+        solver.push()
+        solver.add(*[inputs[k] == v for k, v in values.items()])
+        some = solver.check()
+        solver.push()
+        solver.add(out != want)
+        other = solver.check() if some == z3.sat else some
+        found = solver.model() if other == z3.sat else None
+        solver.pop()
+        solver.pop()
+        checked += 1
+        if z3.unknown in (some, other):
+            return UNKNOWN, f"{name}: Z3 did not answer", {"round": name}, clauses
+        if some == z3.unsat or found is not None:
+            rule_says = "nothing" if found is None else found.eval(out, True).as_long()
+            witness = {"round": name, "inputs": dict(values), "model": want, "rule": rule_says}
+            why = (
+                "the rule allows no outcome"
+                if found is None
+                else "the model's answer is not the rule's"
+            )
+            return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
+    detail = f"{checked} seeded random rounds: the model's answer is the rule's only one"
+    return "pass", detail, {}, clauses
+
+
+def rule_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule NAME`` for every round rule of ``ruleset`` at ``players`` and reading."""
+    out = []
+    for rule in ROUND_RULES.get(ruleset.id, ()):
+        if rule.players is not None and players not in rule.players:
+            continue
+        for readings in reading_combinations(ruleset, rule.readings, chosen):
+            start = time.perf_counter()
+            game = ruleset.make_game(players, {**chosen, **readings})
+            status, detail, witness, clauses = check_rule(rule, game, timeout_ms)
+            out.append(
+                Result(
+                    f"rule {rule.name}",
+                    ruleset.id,
+                    str(players),
+                    ", ".join(f"{k}={v}" for k, v in readings.items()) or "default",
+                    status,
+                    time.perf_counter() - start,
+                    clauses,
+                    detail,
+                    witness,
+                )
+            )
+    return out
