@@ -13,9 +13,17 @@ import pytest
 from tricklaw.model import get_ruleset
 from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import lowhigh
+from tricklaw.model.rulesets.hund import ruleset as hund_ruleset
+from tricklaw.model.rulesets.the_last import ruleset as last_ruleset
 from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
-from tricklaw.proofs import declared_readings, symmetries, trick_obligations
+from tricklaw.proofs import (
+    declared_readings,
+    round_rule_checks,
+    rule_coverage,
+    symmetries,
+    trick_obligations,
+)
 from tricklaw.proofs.bounds import held
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
@@ -218,3 +226,76 @@ def test_a_shifted_scoring_threshold_is_a_counterexample_naming_the_round(
     assert all(r.status == COUNTEREXAMPLE for r in found), found
     assert "seed" in found[0].witness["round"]
     assert "outside" in found[0].detail
+
+
+# --- part 4: the rules of a finished round, and who covers each rule function ------------
+
+
+def rule_rows(ruleset_id: str, players: int) -> dict[str, Any]:
+    found = round_rule_checks.rule_results(get_ruleset(ruleset_id), players, {}, TIMEOUT)
+    return {(r.obligation, r.reading): r for r in found}
+
+
+@clause("HUND-D-LEADTIE")
+def test_hunds_lead_decider_is_the_rules_on_sampled_rounds() -> None:
+    rows = rule_rows("hund", 2)
+    assert {reading for _, reading in rows} == {"lead-tie=nobody", "lead-tie=earliest"}
+    for row in rows.values():
+        assert row.status == "pass", row
+        assert {"HUND-POWER-5", "HUND-GAP-6", "HUND-D-LEADTIE"} <= set(row.clauses)
+
+
+@clause("HUND-POWER-5")
+def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under ``earliest``, the tied seat *last* in play order decides."""
+    real = hund_ruleset.lead_decider
+
+    def reversed_tie(taken: Any, holders: Any, rules: Any, **kw: Any) -> int | None:
+        seating = kw["seating"]
+        flipped = {**kw, "seating": tuple(reversed(seating))}
+        return real(taken, holders, rules, **flipped)
+
+    monkeypatch.setattr(hund_ruleset, "lead_decider", reversed_tie)
+    rows = rule_rows("hund", 4)
+    bad = rows[("rule lead-decider", "lead-tie=earliest")]
+    assert bad.status == COUNTEREXAMPLE
+    assert "seed" in bad.witness["round"] and bad.witness["model"] != bad.witness["rule"]
+
+
+@clause("LAST-GHOST-6")
+def test_a_ghost_that_scores_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert all(r.status == "pass" for r in rule_rows("the-last", 2).values())
+    real = last_ruleset.penalty
+
+    def scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
+        return tuple(real(cards) for cards in taken)  # the ghost's points counted
+
+    monkeypatch.setattr(last_ruleset, "_scores", scores)
+    bad = rule_rows("the-last", 2)[("rule ghost-score", "default")]
+    assert bad.status == COUNTEREXAMPLE and bad.witness["model"] != 0
+
+
+def test_rule_functions_are_listed_from_the_model_with_their_clauses() -> None:
+    names = {f.name: f.clauses for f in rule_coverage.rule_functions(get_ruleset("hund"))}
+    assert "HUND-POWER-5" in names["lead_decider"]
+    assert {"HUND-POWER-2", "HUND-POWER-3", "HUND-POWER-4"} <= set(names["round_score"])
+    last = {f.name for f in rule_coverage.rule_functions(get_ruleset("the-last"))}
+    assert "TheLast.round_scores" in last
+
+
+def test_a_rule_function_no_model_check_cites_is_uncovered() -> None:
+    from tricklaw.proofs.obligations import Result
+
+    hund = get_ruleset("hund")
+    only = [Result("rule lead-decider", "hund", "3", "default", "pass", 0.0, ("HUND-POWER-5",))]
+    (row,) = rule_coverage.coverage_results([hund], only, complete=True)
+    table = row.witness["functions"]
+    assert table["lead_decider"] == ["rule lead-decider"]
+    assert table["round_score"] == []  # nothing here checks the score
+    assert row.status == "fail" and "round_score" in row.detail
+    # An obligation that does not run the model (a trick obligation) covers nothing.
+    other = [Result("coverage", "hund", "3", "default", "proved", 0.0, ("HUND-POWER-2",))]
+    (row,) = rule_coverage.coverage_results([hund], other, complete=True)
+    assert row.witness["functions"]["round_score"] == []
