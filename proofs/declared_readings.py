@@ -50,9 +50,9 @@ from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS
 
-SAMPLED = 100
+SAMPLED = 60
 """Seeded random inputs per rule function, option value and context."""
-ENUMERATED = 300
+ENUMERATED = 150
 """At most this many tricks of the edge table per option value (more are sampled)."""
 ROUNDS = 12
 """Finished rounds recounted per option value."""

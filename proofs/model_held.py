@@ -11,7 +11,8 @@ For one ruleset at one player count (a verify unit), :func:`results` gathers
   relaxation every score bound is proved over (:mod:`tricklaw.proofs.bounds.held`);
 * ``rule NAME``: the model's answer to each rule of a finished round (Hund's Lead
   decider, The Last's ghost score) is the one its Z3 statement allows, on sampled
-  rounds (:mod:`tricklaw.proofs.round_rule_checks`).
+  rounds (:mod:`tricklaw.proofs.round_rule_checks`); and ``rule first-hand``, the hand
+  each player holds at the first play as the play encoding states it.
 
 Across all units, :func:`tricklaw.proofs.rule_coverage.coverage_results` then lists every
 rule function of the model with the obligations that check it.
@@ -43,4 +44,5 @@ def results(
         out += held_results(ruleset, players, chosen, timeout_ms)
     with labelled(obligation="round rules"):
         out += round_rule_checks.rule_results(ruleset, players, chosen, timeout_ms)
+        out += round_rule_checks.first_hand_results(ruleset, players, chosen, timeout_ms)
     return out

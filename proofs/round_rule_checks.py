@@ -18,15 +18,16 @@ from typing import Any
 
 import z3
 
-from tricklaw.model.agents import play_random_game
+from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.state import Game, RoundLog
+from tricklaw.model.state import Game, Phase, RoundLog
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
 
-ROUNDS = 40
+ROUNDS = 24
 """Seeded random rounds per rule, player count and reading."""
 
 
@@ -108,4 +109,61 @@ def rule_results(
                     witness,
                 )
             )
+    return out
+
+
+FIRST_HAND_GAMES = 6
+"""Seeded random games whose first round's first play is read, per reading."""
+
+
+def first_hands(game: Game, games: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """For each of ``games`` seeded games: the seed and each player's number of cards
+    when the first card of the first round is played."""
+    for seed in range(1, games + 1):
+        for state in random_states(game, seed, max_rounds=1):
+            if state.phase is Phase.PLAY and not state.tricks and not state.trick:
+                yield seed, tuple(len(state.hands[s]) for s in range(game.players))
+                break
+
+
+def first_hand_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule first-hand``: the hand each player holds at the round's first play, as the
+    play encoding states it (:meth:`~tricklaw.proofs.plays.PlayEncoding.first_hand`), on
+    the model's seeded games under every reading of the play rule."""
+    cls = PLAYS.get(ruleset.id)
+    out: list[Result] = []
+    if cls is None:
+        return out
+    for readings in reading_combinations(ruleset, cls.readings, chosen):
+        start = time.perf_counter()
+        game = ruleset.make_game(players, {**chosen, **readings})
+        stated = cls(game).first_hand()
+        if stated is None:
+            continue
+        size, clause = stated
+        status, detail, witness = "pass", "", {}
+        for seed, sizes in first_hands(game, FIRST_HAND_GAMES):
+            if any(n != size for n in sizes):
+                status = COUNTEREXAMPLE
+                detail = f"seed {seed}: hands of {list(sizes)} at the first play, not {size}"
+                witness = {"seed": seed, "hands": list(sizes), "rule": size}
+                break
+        else:
+            detail = f"{FIRST_HAND_GAMES} seeded games: {size} cards each at the first play"
+        label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
+        out.append(
+            Result(
+                "rule first-hand",
+                ruleset.id,
+                str(players),
+                label,
+                status,
+                time.perf_counter() - start,
+                (clause,),
+                detail,
+                witness,
+            )
+        )
     return out

@@ -290,12 +290,12 @@ def test_a_rule_function_no_model_check_cites_is_uncovered() -> None:
 
     hund = get_ruleset("hund")
     only = [Result("rule lead-decider", "hund", "3", "default", "pass", 0.0, ("HUND-POWER-5",))]
-    (row,) = rule_coverage.coverage_results([hund], only, complete=True)
+    (row,) = rule_coverage.coverage_results([hund], only, complete=True, strict=True)
     table = row.witness["functions"]
     assert table["lead_decider"] == ["rule lead-decider"]
     assert table["round_score"] == []  # nothing here checks the score
     assert row.status == "fail" and "round_score" in row.detail
     # An obligation that does not run the model (a trick obligation) covers nothing.
     other = [Result("coverage", "hund", "3", "default", "proved", 0.0, ("HUND-POWER-2",))]
-    (row,) = rule_coverage.coverage_results([hund], other, complete=True)
+    (row,) = rule_coverage.coverage_results([hund], other, complete=True, strict=True)
     assert row.witness["functions"]["round_score"] == []

@@ -39,7 +39,7 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
 from tricklaw.spec.proved_bounds import MAX, MIN, ProvedBounds, label, load_bounds
 
 OBLIGATION = "bound-holds-on-model"
-ROUNDS = 16
+ROUNDS = 10
 """Seeded random rounds per reading and player count."""
 
 
