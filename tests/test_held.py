@@ -26,6 +26,7 @@ from tricklaw.proofs import (
 )
 from tricklaw.proofs.bounds import held
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
 
 clause = pytest.mark.clause
@@ -299,3 +300,13 @@ def test_a_rule_function_no_model_check_cites_is_uncovered() -> None:
     other = [Result("coverage", "hund", "3", "default", "proved", 0.0, ("HUND-POWER-2",))]
     (row,) = rule_coverage.coverage_results([hund], other, complete=True, strict=True)
     assert row.witness["functions"]["round_score"] == []
+
+
+@clause("LH-DEAL-1")
+def test_the_hand_at_the_first_play_is_the_play_encodings(monkeypatch: pytest.MonkeyPatch) -> None:
+    lowhigh_rules = get_ruleset("lowhigh")
+    (row,) = round_rule_checks.first_hand_results(lowhigh_rules, 3, {}, TIMEOUT)
+    assert row.status == "pass" and row.clauses == ("LH-DEAL-1",)
+    monkeypatch.setattr(PLAYS["lowhigh"], "first_hand", lambda self: (14, "LH-DEAL-1"))
+    (row,) = round_rule_checks.first_hand_results(lowhigh_rules, 3, {}, TIMEOUT)
+    assert row.status == COUNTEREXAMPLE and row.witness["hands"] == [15, 15, 15]
