@@ -12,7 +12,8 @@ For one ruleset at one player count (a verify unit), :func:`results` gathers
 * ``rule NAME``: the model's answer to each rule of a finished round (Hund's Lead
   decider, The Last's ghost score) is the one its Z3 statement allows, on sampled
   rounds (:mod:`tricklaw.proofs.round_rule_checks`); and ``rule first-hand``, the hand
-  each player holds at the first play as the play encoding states it.
+  each player holds at the first play as the play encoding states it; ``rule deck``, the
+  model's deck as the trick encoding's deck clause, under every reading and deck.
 
 Across all units, :func:`tricklaw.proofs.rule_coverage.coverage_results` then lists every
 rule function of the model with the obligations that check it.
@@ -45,4 +46,5 @@ def results(
     with labelled(obligation="round rules"):
         out += round_rule_checks.rule_results(ruleset, players, chosen, timeout_ms)
         out += round_rule_checks.first_hand_results(ruleset, players, chosen, timeout_ms)
+        out += round_rule_checks.deck_results(ruleset, players, chosen, timeout_ms)
     return out

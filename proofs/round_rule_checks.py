@@ -21,7 +21,9 @@ import z3
 from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, RoundLog
-from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.combinations import reading_combinations, with_deck_variants
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.equivalence import deck_difference
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
@@ -167,3 +169,42 @@ def first_hand_results(
             )
         )
     return out
+
+
+def deck_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule deck``: the model's deck in play is the trick encoding's deck clause
+    (:meth:`~tricklaw.proofs.tricks.TrickEncoding.deck_table`), under every reading and
+    deck the encoding declares."""
+    cls = ENCODINGS.get(ruleset.id)
+    if cls is None:
+        return []
+    start = time.perf_counter()
+    checked, clauses, wrong = 0, set(), []
+    for readings in with_deck_variants(ruleset, cls.readings, cls.deck_readings, chosen):
+        enc = cls(ruleset.make_game(players, {**chosen, **readings}))
+        clauses.add(enc.deck_table()[2])
+        checked += 1
+        extra = deck_difference(enc)
+        if extra:
+            wrong.append({"reading": dict(readings), "cards": extra[:6]})
+    status = COUNTEREXAMPLE if wrong else "pass"
+    detail = (
+        f"the model's deck is not the deck clause's under {len(wrong)} of {checked} readings"
+        if wrong
+        else f"the model's deck is the deck clause's, card for card, under all {checked} readings"
+    )
+    return [
+        Result(
+            "rule deck",
+            ruleset.id,
+            str(players),
+            "every reading",
+            status,
+            time.perf_counter() - start,
+            tuple(sorted(clauses)),
+            detail,
+            wrong[0] if wrong else {},
+        )
+    ]

@@ -310,3 +310,20 @@ def test_the_hand_at_the_first_play_is_the_play_encodings(monkeypatch: pytest.Mo
     monkeypatch.setattr(PLAYS["lowhigh"], "first_hand", lambda self: (14, "LH-DEAL-1"))
     (row,) = round_rule_checks.first_hand_results(lowhigh_rules, 3, {}, TIMEOUT)
     assert row.status == COUNTEREXAMPLE and row.witness["hands"] == [15, 15, 15]
+
+
+def test_a_deck_clause_the_model_does_not_deal_is_a_counterexample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hund = get_ruleset("hund")
+    (row,) = round_rule_checks.deck_results(hund, 4, {}, TIMEOUT)
+    assert row.status == "pass" and "HUND-OPT-1" in row.clauses  # the more-cards deck too
+    real = ENCODINGS["hund"].deck_table
+
+    def one_short(self: Any) -> tuple[int, range, str]:
+        colours, values, clause = real(self)
+        return colours, range(values.start, values.stop - 1), clause
+
+    monkeypatch.setattr(ENCODINGS["hund"], "deck_table", one_short)
+    (row,) = round_rule_checks.deck_results(hund, 4, {}, TIMEOUT)
+    assert row.status == COUNTEREXAMPLE and row.witness["cards"][0].startswith("model only")
