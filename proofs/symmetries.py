@@ -90,10 +90,10 @@ def same_order(one: Sequence[z3.ArithRef], two: Sequence[z3.ArithRef]) -> z3.Boo
 
 def prove_invariant(
     enc: TrickEncoding, image: Callable[[TrickEncoding], z3.BoolRef], timeout_ms: int
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, dict[str, Any], tuple[str, ...]]:
     """Whether every trick and its image (``image(second)`` relates the second copy's
-    trick to the first's) have one outcome: (status, witness). The premises are checked
-    satisfiable first (``vacuous`` otherwise)."""
+    trick to the first's) have one outcome: (status, witness, the clauses of the unsat
+    core). The premises are checked satisfiable first (``vacuous`` otherwise)."""
     other = copy_of(enc, "image")
     premises = [
         *enc.domain(),
@@ -104,16 +104,17 @@ def prove_invariant(
     ]
     sat = check(premises, timeout_ms)
     if sat.status == UNKNOWN:
-        return UNKNOWN, {}
+        return UNKNOWN, {}, ()
     if sat.status == PROVED:  # unsat premises: the claim would hold vacuously
-        return "vacuous", {}
+        return "vacuous", {}, ()
     differ = z3.Or(*[enc.outcome[k] != other.outcome[k] for k in enc.outcome])
 
     def decode(model: z3.ModelRef) -> dict[str, Any]:
         return {"trick": enc.decode(model), "image": other.decode(model)}
 
     out = check([*premises, Tracked("claim:outcome-differs", differ)], timeout_ms, decode)
-    return out.status, out.witness
+    core = tuple(c for c in out.clauses if ":" not in c) if out.status == PROVED else ()
+    return out.status, out.witness, core
 
 
 def colour_images(enc: TrickEncoding) -> list[tuple[str, Callable[[TrickEncoding], Any]]]:
@@ -258,6 +259,7 @@ def symmetry_results(
         witness: dict[str, Any] = {}
         proofs = pairs = 0
         hows: set[str] = set()
+        clauses: set[str] = set()
         fixing = sorted({_what(e, symmetry) for e in encs})
         declared = all(_declared(e, symmetry) for e in encs)
         for n, enc in enumerate(encs):
@@ -265,7 +267,8 @@ def symmetry_results(
                 break  # an undeclared symmetry shown not to hold: no reduction uses it
             images = colour_images(enc) if symmetry == COLOUR else [("order", order_image(enc))]
             for name, image in images:
-                status, found = prove_invariant(enc, image, timeout_ms)
+                status, found, core = prove_invariant(enc, image, timeout_ms)
+                clauses.update(core)
                 proofs += 1
                 statuses.append(status)
                 if found and not witness:
@@ -299,7 +302,7 @@ def symmetry_results(
                 "every reading",
                 status,
                 time.perf_counter() - start,
-                (),
+                tuple(sorted(clauses)),
                 detail,
                 witness,
             )
