@@ -34,3 +34,25 @@ def reading_combinations(
 def dispute_options(ruleset: Ruleset[Any]) -> tuple[str, ...]:
     """The names of ``ruleset``'s options that select a reading of a dispute."""
     return tuple(s.name for s in ruleset.option_specs if s.dispute)
+
+
+def with_deck_variants(
+    ruleset: Ruleset[Any],
+    names: Collection[str],
+    deck_names: Collection[str],
+    chosen: Mapping[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """:func:`reading_combinations` of ``names``, then each other value of each option of
+    ``deck_names`` (options that change only the deck in play) on its own, with
+    ``names`` at their defaults; every option that ``chosen`` fixes keeps its value
+    there (and is not varied)."""
+    fixed = chosen or {}
+    out = reading_combinations(ruleset, names, fixed)
+    base = {
+        s.name: fixed.get(s.name, str(s.default)) for s in ruleset.option_specs if s.name in names
+    }
+    for spec in ruleset.option_specs:
+        if spec.name in deck_names and spec.choices and spec.name not in fixed:
+            out += [{**base, spec.name: v} for v in spec.choices if v != str(spec.default)]
+    held = {k: v for k, v in fixed.items() if k in deck_names}
+    return [{**r, **held} for r in out]

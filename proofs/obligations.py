@@ -26,7 +26,7 @@ from tricklaw.model.rng import SplitMix64, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
 from tricklaw.proofs import conservation, trick_obligations
-from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.combinations import with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.recorder import labelled
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Outcome
@@ -105,10 +105,11 @@ def trick_results(
     timeout_ms: int,
     progress: Callable[[str], None] = lambda _: None,
 ) -> list[Result]:
-    """Every trick obligation of ``ruleset`` at ``players`` under every reading."""
+    """Every trick obligation of ``ruleset`` at ``players`` under every combination of
+    the encoding's readings, and each other deck its ``deck_readings`` give."""
     cls = ENCODINGS[ruleset.id]
     out: list[Result] = []
-    for readings in reading_combinations(ruleset, cls.readings, chosen):
+    for readings in with_deck_variants(ruleset, cls.readings, cls.deck_readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
         for context in cls.contexts(game):
             enc = cls(game, context)

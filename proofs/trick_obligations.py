@@ -161,27 +161,39 @@ def tie_broken_as_written(enc: TrickEncoding, timeout_ms: int) -> Outcome:
 # --- model and encoding agree ---------------------------------------------------------------
 
 
-def colour_patterns(size: int, colours: int) -> Iterator[tuple[int, ...]]:
-    """Colour sequences up to renaming: the first card is colour 0 and each new
-    colour takes the next number (restricted growth strings)."""
+def colour_patterns(
+    size: int, colours: int, fixed: Sequence[int] = ()
+) -> Iterator[tuple[int, ...]]:
+    """Colour sequences up to renaming the colours not in ``fixed``: a fixed colour keeps
+    its number; the free colours are numbered in order of first appearance (restricted
+    growth strings over the free colours)."""
+    free = [c for c in range(colours) if c not in fixed]
 
     def grow(prefix: tuple[int, ...], used: int) -> Iterator[tuple[int, ...]]:
         if len(prefix) == size:
             yield prefix
             return
-        for c in range(min(used + 1, colours)):
-            yield from grow((*prefix, c), max(used, c + 1))
+        for c in fixed:
+            yield from grow((*prefix, c), used)
+        for k in range(min(used + 1, len(free))):
+            yield from grow((*prefix, free[k]), max(used, k + 1))
 
-    yield from grow((0,), 1)
+    yield from grow((), 0)
 
 
 def tricks(
-    size: int, colours: int, values: Sequence[int], symmetric: bool
+    size: int,
+    colours: int,
+    values: Sequence[int],
+    symmetric: bool,
+    fixed: Sequence[int] = (),
 ) -> Iterator[tuple[Card, ...]]:
     """Every trick of ``size`` distinct cards over ``colours`` and ``values``, or with
-    ``symmetric`` one per class of colour renaming."""
+    ``symmetric`` one per class of renaming the colours not in ``fixed`` (sound only for
+    a judge whose symmetry :mod:`tricklaw.proofs.symmetries` proves: pass the encoding's
+    ``symmetric`` and ``fixed_colours()``)."""
     patterns = (
-        colour_patterns(size, colours)
+        colour_patterns(size, colours, fixed)
         if symmetric
         else itertools.product(range(colours), repeat=size)
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import z3
@@ -45,14 +46,27 @@ class TrickEncoding(ABC):
 
     ruleset: str
     readings: tuple[str, ...] = ()
-    """The options whose readings change the encoding (each combination is proved)."""
+    """The options whose readings change the rule (each combination is proved)."""
+    deck_readings: tuple[str, ...] = ()
+    """The options that change only the deck in play, the rule's domain (each value is
+    proved on its own, with the :attr:`readings` at their defaults)."""
+    unencoded: Mapping[str, str] = MappingProxyType({})
+    """Options that change the model's trick judge in a way this encoding does not state,
+    each with the reason: the trick obligations hold only at their defaults, and verify's
+    ``declared-readings`` check names them in its report (never silently)."""
     symmetric: bool = True
     """Whether the rule treats colours alike, so that tricks equal up to renaming colours
-    have equal outcomes (enumerations may then take one trick per class)."""
+    (those of :meth:`fixed_colours` kept) have equal outcomes (enumerations may then take
+    one trick per class). Proved by :mod:`tricklaw.proofs.symmetries`."""
     order_only: bool = True
     """Whether the rule looks at values only through their order (and, where a rule says
     so, whether a value is zero), so that tricks with the same order type of values have
-    equal outcomes."""
+    equal outcomes. Proved by :mod:`tricklaw.proofs.symmetries`."""
+
+    def fixed_colours(self) -> tuple[int, ...]:
+        """The colours the rule singles out in this context, which a renaming of colours
+        must keep (none by default)."""
+        return ()
 
     @classmethod
     def contexts(cls, game: Game) -> list[dict[str, Any]]:

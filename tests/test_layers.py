@@ -35,6 +35,7 @@ LAYERS = (
     "tricklaw.vectors.profiles:PROFILES",
     "tricklaw.views:VIEWS",
     "tricklaw.proofs.quantities:TIES",
+    "tricklaw.proofs.round_rules:ROUND_RULES",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 

@@ -95,7 +95,9 @@ def test_a_newly_marked_card_pick_that_can_tie_is_caught(monkeypatch: pytest.Mon
     )
     results = ties.tie_results(ruleset, 3, {}, TIMEOUT)
     bad = [r for r in results if r.obligation.startswith("tie LH-TRICK-2")]
-    assert [r.status for r in bad] == ["counterexample"]
+    # One row per reading of the trick encoding's ``same-card`` (issue 14, part 3).
+    assert [r.reading for r in bad] == ["same-card=same-player", "same-card=among-rest"]
+    assert [r.status for r in bad] == ["counterexample"] * 2
     values = [int(card[1:]) for card in bad[0].witness["trick"]]
     assert max(values) == sorted(values)[-2]
 
@@ -116,7 +118,9 @@ def test_a_tie_break_clause_the_trick_rule_does_not_state_fails(
     )
     results = ties.tie_results(get_ruleset("lowhigh"), 3, {}, TIMEOUT)
     bad = [r for r in results if r.obligation.startswith("tie LH-TRICK-2")]
-    assert [r.status for r in bad] == ["counterexample"]
+    # One row per reading of the trick encoding's ``same-card`` (issue 14, part 3).
+    assert [r.reading for r in bad] == ["same-card=same-player", "same-card=among-rest"]
+    assert [r.status for r in bad] == ["counterexample"] * 2
     assert "states no such rule" in bad[0].detail
 
 

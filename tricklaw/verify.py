@@ -64,7 +64,9 @@ from tricklaw.proofs import (
     example_constraints,
     example_legality,
     liveness_checks,
+    model_held,
     obligations,
+    rule_coverage,
     ties,
 )
 from tricklaw.proofs.bounds import bounds_results, not_varied
@@ -279,6 +281,7 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
+    ("readings, symmetries, the model in the relaxations", model_held.results),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
 add a step."""
@@ -458,6 +461,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
         write_index(directory, entries)
     complete = scope.players is None and not scope.options
     results += [register_check(r.id, results, complete) for r in rulesets]
+    results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
 
 

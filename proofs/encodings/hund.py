@@ -67,6 +67,7 @@ from tricklaw.proofs.quantities import (
     cards_of_colour,
     per_round,
 )
+from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -93,7 +94,19 @@ class HundTrick(TrickEncoding):
     """A Hund trick in its context (trump held before it, the designated number)."""
 
     ruleset = "hund"
+    readings = ("trump-timing",)
+    deck_readings = ("more-cards", "values")
+    unencoded = MappingProxyType(
+        {
+            "designation-mode": "the designation sets of the custom option (HUND-OPT-2) are"
+            " not encoded: the contexts are the drawn designated numbers 1-5 (HUND-DESIG-1)"
+            " and the suits already trump"
+        }
+    )
     tie_rule = "trump before the lead suit; no tie possible within a suit"
+    order_only = False
+    """The designated number is compared by equality (HUND-DESIG-2): a value map that
+    keeps the order can move a card onto or off the designated number."""
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, context)
@@ -117,6 +130,10 @@ class HundTrick(TrickEncoding):
         if self.options["values"] == "from-0":
             return SUITS, range(count), "HUND-D-VALUES"
         return SUITS, range(1, count + 1), "HUND-OPT-1" if more else "HUND-GAP-1"
+
+    def fixed_colours(self) -> tuple[int, ...]:
+        """The suit already trump before the trick (HUND-POWER-1), which renaming must keep."""
+        return () if self.prior_trump is None else (self.prior_trump,)
 
     def designating(self) -> list[z3.BoolRef]:
         """Card ``i`` is the first in the trick showing the designated number, so it
@@ -547,4 +564,93 @@ TIES.register(
             "total": PlayerQuantity(),
         }
     ),
+)
+
+
+# --- the Lead decider: a rule of the finished round --------------------------------------
+
+LEAD_EFFECT = 4
+"""Lead is the fifth effect handed out (HUND-POWER-5, "Effect 5"; HUND-DESIG-2: in order)."""
+
+
+def lead_inputs(game: Game, log: RoundLog) -> dict[str, int]:
+    """What the Lead decider is decided from: whether the fifth effect was handed out
+    (``assigned``), the cards of the Lead suit each seat took (``count_s``), and the seats
+    in play order from the round's start player (``order_k``)."""
+    holders = [game.ruleset.palette.letters.index(x) for x in dict(log.facts)["powers"]]
+    assigned = len(holders) > LEAD_EFFECT
+    suit = holders[LEAD_EFFECT] if assigned else -1
+    taken = log.taken(game.seats)
+    out = {"assigned": int(assigned)}
+    out |= {f"count_{s}": sum(1 for c in pile if c >> 5 == suit) for s, pile in enumerate(taken)}
+    seats = len(log.seating)
+    at = log.seating.index(log.first_leader)
+    out |= {f"order_{k}": log.seating[(at + k) % seats] for k in range(seats)}
+    return out
+
+
+def lead_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
+    """The Lead decider from the clauses: nobody when Lead was not handed out; the seat
+    with most cards of the Lead suit (HUND-POWER-5); a tie for most (HUND-D-LEADTIE):
+    nobody, or under ``earliest`` the tied seat first in play order from the start player;
+    never the virtual player: then nobody (HUND-GAP-6)."""
+    seats = game.seats
+    counts = [v[f"count_{s}"] for s in range(seats)]
+    order = [v[f"order_{k}"] for k in range(seats)]
+    best = [z3.And(*[c >= d for d in counts]) for c in counts]
+    unique = [
+        z3.And(best[s], *[counts[t] < counts[s] for t in range(seats) if t != s])
+        for s in range(seats)
+    ]
+    tie = z3.Not(z3.Or(*unique))
+    if game.options["lead-tie"] == "earliest":
+
+        def first_best(k: int) -> z3.BoolRef:
+            at = [z3.And(order[k] == s, best[s]) for s in range(seats)]
+            before = [z3.And(order[j] == s, best[s]) for j in range(k) for s in range(seats)]
+            return z3.And(z3.Or(*at), z3.Not(z3.Or(*before)) if before else z3.BoolVal(True))
+
+        tie_rule = z3.And(*[z3.Implies(first_best(k), out == order[k]) for k in range(seats)])
+    else:
+        tie_rule = out == NOBODY
+    chosen = z3.Int("lead_chosen")
+    virtual = list(range(game.players, seats))
+    return [
+        Tracked("HUND-POWER-5", z3.Implies(v["assigned"] == 0, out == NOBODY)),
+        Tracked(
+            "HUND-POWER-5",
+            z3.Implies(
+                v["assigned"] == 1,
+                z3.And(*[z3.Implies(unique[s], chosen == s) for s in range(seats)]),
+            ),
+        ),
+        Tracked(
+            "HUND-D-LEADTIE",
+            z3.Implies(
+                z3.And(v["assigned"] == 1, tie),
+                z3.substitute(tie_rule, (out, chosen)),
+            ),
+        ),
+        Tracked(
+            "HUND-GAP-6",
+            z3.Implies(
+                v["assigned"] == 1,
+                z3.If(
+                    z3.Or(chosen == NOBODY, *[chosen == s for s in virtual]),
+                    out == NOBODY,
+                    out == chosen,
+                ),
+            ),
+        ),
+    ]
+
+
+def lead_model(game: Game, log: RoundLog) -> int:
+    """The model's Lead decider, as the round's facts record it."""
+    decider = dict(log.facts)["lead_decider"]
+    return NOBODY if decider is None else int(decider)
+
+
+ROUND_RULES.register(
+    "hund", (RoundRule("lead-decider", ("lead-tie",), None, lead_inputs, lead_rule, lead_model),)
 )

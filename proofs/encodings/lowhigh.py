@@ -51,6 +51,7 @@ from tricklaw.proofs.quantities import (
     every_card,
     play_order,
 )
+from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -65,6 +66,7 @@ class LowHighTrick(TrickEncoding):
     """A lowhigh trick: highest card to the lowest's player, the rest to the highest's."""
 
     ruleset = "lowhigh"
+    readings = ("same-card",)
     tie_rule = "the one played last among the cards of the top value"
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
@@ -220,6 +222,7 @@ def ending(game: Game) -> Ending:
 
 LIVENESS.register("lowhigh", GameLiveness((), progress, (), ending))
 PLAYS.register("lowhigh", LowHighPlay)
+ROUND_RULES.register("lowhigh", ())  # its round rules are the score: the bounds
 
 
 TIES.register(

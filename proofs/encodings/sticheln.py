@@ -73,6 +73,7 @@ from tricklaw.proofs.quantities import (
     every_card,
     play_order,
 )
+from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
@@ -438,6 +439,9 @@ LIVENESS.register("sticheln-1993", GameLiveness((), progress, _END_READINGS, end
 LIVENESS.register("sticheln", GameLiveness((), progress, ("zero-lead",), ending))
 PLAYS.register("sticheln-1993", StichelnPlay)
 PLAYS.register("sticheln", StichelnPlay)
+# No rule of a finished round besides the score (held to the bounds' relaxations).
+ROUND_RULES.register("sticheln-1993", ())
+ROUND_RULES.register("sticheln", ())
 
 
 # --- the quantities the clauses pick by (tricklaw.proofs.ties) ------------------------------

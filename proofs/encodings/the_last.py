@@ -22,7 +22,7 @@ from typing import Any
 import z3
 
 from tricklaw.model.cards import Card
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.conservation import (
     MACHINES,
     Machine,
@@ -56,6 +56,7 @@ from tricklaw.proofs.liveness import (
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
 from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -308,4 +309,24 @@ TIES.register(
             "total": PlayerQuantity(),
         }
     ),
+)
+
+
+def ghost_inputs(game: Game, log: RoundLog) -> dict[str, int]:
+    """The ghost's seat: the seat added to two players (LAST-GHOST-1)."""
+    return {"ghost": game.seats - 1}
+
+
+def ghost_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
+    """The ghost's round score: its points are left out of the reckoning (LAST-GHOST-6)."""
+    return [Tracked("LAST-GHOST-6", out == 0)]
+
+
+def ghost_model(game: Game, log: RoundLog) -> int:
+    """The ghost's score as the model records the round."""
+    return int(log.scores[game.seats - 1])
+
+
+ROUND_RULES.register(
+    "the-last", (RoundRule("ghost-score", (), (2,), ghost_inputs, ghost_rule, ghost_model),)
 )

@@ -1,0 +1,210 @@
+"""The model held to each round rule (:mod:`tricklaw.proofs.round_rules`) on sampled rounds.
+
+For each rule of a ruleset at a player count where it applies, and each combination of
+the readings it reads, :data:`ROUNDS` finished rounds of seeded random games of the
+model are read: the rule's inputs become constraints, and one incremental Z3 solver
+checks that the rule under them is satisfiable (so no check is vacuous) and that no
+outcome other than the model's satisfies it (so the model's is the rule's one answer).
+The row (``rule NAME``) is ``pass`` (a sample, never ``proved``) when every round
+agrees, a ``counterexample`` naming the round (seed and round), its inputs, and the
+model's answer otherwise, ``unknown`` when Z3 does not answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import z3
+
+from tricklaw.model.agents import play_random_game, random_states
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game, Phase, RoundLog
+from tricklaw.proofs.combinations import reading_combinations, with_deck_variants
+from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.equivalence import deck_difference
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
+from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
+
+ROUNDS = 24
+"""Seeded random rounds per rule, player count and reading."""
+
+
+def rounds(game: Game, count: int) -> Iterator[tuple[str, RoundLog]]:
+    """``count`` finished rounds of seeded random games, each named by seed and round."""
+    seed, given = 1, 0
+    while given < count and seed <= 4 * count:
+        for log in play_random_game(game, seed, max_rounds=count - given).history:
+            yield f"seed {seed}, round {log.index + 1}", log
+            given += 1
+        seed += 1
+
+
+Checked = tuple[str, str, dict[str, Any], tuple[str, ...]]
+
+
+def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
+    """(status, detail, witness, the rule's clauses) of ``rule`` on :data:`ROUNDS` rounds
+    of ``game``."""
+    out = z3.Int(f"{rule.name}_outcome")
+    names = sorted(rule.inputs(game, next(rounds(game, 1))[1]))
+    inputs = {n: z3.Int(f"{rule.name}_{n}") for n in names}
+    tracked = rule.rule(game, inputs, out)
+    clauses = tuple(sorted({t.clause for t in tracked}))
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*[t.formula for t in tracked])
+    checked = 0
+    for name, log in rounds(game, ROUNDS):
+        values = rule.inputs(game, log)
+        want = rule.model(game, log)
+        solver.push()
+        solver.add(*[inputs[k] == v for k, v in values.items()])
+        some = solver.check()
+        solver.push()
+        solver.add(out != want)
+        other = solver.check() if some == z3.sat else some
+        found = solver.model() if other == z3.sat else None
+        solver.pop()
+        solver.pop()
+        checked += 1
+        if z3.unknown in (some, other):
+            return UNKNOWN, f"{name}: Z3 did not answer", {"round": name}, clauses
+        if some == z3.unsat or found is not None:
+            rule_says = "nothing" if found is None else found.eval(out, True).as_long()
+            witness = {"round": name, "inputs": dict(values), "model": want, "rule": rule_says}
+            why = (
+                "the rule allows no outcome"
+                if found is None
+                else "the model's answer is not the rule's"
+            )
+            return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
+    detail = f"{checked} seeded random rounds: the model's answer is the rule's only one"
+    return "pass", detail, {}, clauses
+
+
+def rule_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule NAME`` for every round rule of ``ruleset`` at ``players`` and reading."""
+    out = []
+    for rule in ROUND_RULES.get(ruleset.id, ()):
+        if rule.players is not None and players not in rule.players:
+            continue
+        for readings in reading_combinations(ruleset, rule.readings, chosen):
+            start = time.perf_counter()
+            game = ruleset.make_game(players, {**chosen, **readings})
+            status, detail, witness, clauses = check_rule(rule, game, timeout_ms)
+            out.append(
+                Result(
+                    f"rule {rule.name}",
+                    ruleset.id,
+                    str(players),
+                    ", ".join(f"{k}={v}" for k, v in readings.items()) or "default",
+                    status,
+                    time.perf_counter() - start,
+                    clauses,
+                    detail,
+                    witness,
+                )
+            )
+    return out
+
+
+FIRST_HAND_GAMES = 6
+"""Seeded random games whose first round's first play is read, per reading."""
+
+
+def first_hands(game: Game, games: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """For each of ``games`` seeded games: the seed and each player's number of cards
+    when the first card of the first round is played."""
+    for seed in range(1, games + 1):
+        for state in random_states(game, seed, max_rounds=1):
+            if state.phase is Phase.PLAY and not state.tricks and not state.trick:
+                yield seed, tuple(len(state.hands[s]) for s in range(game.players))
+                break
+
+
+def first_hand_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule first-hand``: the hand each player holds at the round's first play, as the
+    play encoding states it (:meth:`~tricklaw.proofs.plays.PlayEncoding.first_hand`), on
+    the model's seeded games under every reading of the play rule."""
+    cls = PLAYS.get(ruleset.id)
+    out: list[Result] = []
+    if cls is None:
+        return out
+    for readings in reading_combinations(ruleset, cls.readings, chosen):
+        start = time.perf_counter()
+        game = ruleset.make_game(players, {**chosen, **readings})
+        stated = cls(game).first_hand()
+        if stated is None:
+            continue
+        size, clause = stated
+        status, detail, witness = "pass", "", {}
+        for seed, sizes in first_hands(game, FIRST_HAND_GAMES):
+            if any(n != size for n in sizes):
+                status = COUNTEREXAMPLE
+                detail = f"seed {seed}: hands of {list(sizes)} at the first play, not {size}"
+                witness = {"seed": seed, "hands": list(sizes), "rule": size}
+                break
+        else:
+            detail = f"{FIRST_HAND_GAMES} seeded games: {size} cards each at the first play"
+        label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
+        out.append(
+            Result(
+                "rule first-hand",
+                ruleset.id,
+                str(players),
+                label,
+                status,
+                time.perf_counter() - start,
+                (clause,),
+                detail,
+                witness,
+            )
+        )
+    return out
+
+
+def deck_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``rule deck``: the model's deck in play is the trick encoding's deck clause
+    (:meth:`~tricklaw.proofs.tricks.TrickEncoding.deck_table`), under every reading and
+    deck the encoding declares."""
+    cls = ENCODINGS.get(ruleset.id)
+    if cls is None:
+        return []
+    start = time.perf_counter()
+    checked, clauses, wrong = 0, set(), []
+    for readings in with_deck_variants(ruleset, cls.readings, cls.deck_readings, chosen):
+        enc = cls(ruleset.make_game(players, {**chosen, **readings}))
+        clauses.add(enc.deck_table()[2])
+        checked += 1
+        extra = deck_difference(enc)
+        if extra:
+            wrong.append({"reading": dict(readings), "cards": extra[:6]})
+    status = COUNTEREXAMPLE if wrong else "pass"
+    detail = (
+        f"the model's deck is not the deck clause's under {len(wrong)} of {checked} readings"
+        if wrong
+        else f"the model's deck is the deck clause's, card for card, under all {checked} readings"
+    )
+    return [
+        Result(
+            "rule deck",
+            ruleset.id,
+            str(players),
+            "every reading",
+            status,
+            time.perf_counter() - start,
+            tuple(sorted(clauses)),
+            detail,
+            wrong[0] if wrong else {},
+        )
+    ]

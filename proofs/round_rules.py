@@ -1,0 +1,49 @@
+"""Rules that decide something of a finished round, in Z3: the layer's interface and registry.
+
+Some rules of a game act once a round's tricks are known: who chooses the next start
+player (Hund's Lead decider), what an automatic seat scores (The Last's ghost). A
+:class:`RoundRule` states one of them in Z3 from its clauses, over a few integers read
+off a finished round (:attr:`RoundRule.inputs`: counts of cards taken, seats in play
+order, which powers were handed out), and reads the model's answer off the same round
+(:attr:`RoundRule.model`). :mod:`tricklaw.proofs.round_rule_checks` holds the model to it
+on sampled rounds of every reading the rule reads.
+
+:data:`ROUND_RULES` maps each ruleset id to its rules (an empty tuple for a game with
+none); each game's module in :mod:`tricklaw.proofs.encodings` registers its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import z3
+
+from tricklaw.model.registry import Registry
+from tricklaw.model.state import Game, RoundLog
+from tricklaw.proofs.solver import Tracked
+
+NONE = -1
+"""The outcome for "nobody" (no seat decides, no value)."""
+
+
+@dataclass(frozen=True)
+class RoundRule:
+    """One rule of a finished round: its name, the options it reads, the player counts
+    it applies at (None: all), the round's values it is stated over, the rule in Z3
+    relating them to the outcome, and the model's outcome for the round."""
+
+    name: str
+    readings: tuple[str, ...]
+    players: tuple[int, ...] | None
+    inputs: Callable[[Game, RoundLog], Mapping[str, int]]
+    """The values of a finished round the rule is stated over, by name (read off the
+    log's trick results and recorded facts, never off the model's answer)."""
+    rule: Callable[[Game, Mapping[str, z3.ArithRef], z3.ArithRef], list[Tracked]]
+    """``(game, inputs as z3 Ints, outcome) -> the rule as tracked assertions``."""
+    model: Callable[[Game, RoundLog], int]
+    """The model's outcome for the round (:data:`NONE` for nobody)."""
+
+
+ROUND_RULES: Registry[tuple[RoundRule, ...]] = Registry("round rules", "tricklaw.proofs.encodings")
+"""Ruleset id -> its round rules."""
