@@ -42,6 +42,7 @@ from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.equivalence import MACHINE, SEVERITY, prove_paths
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, PlayEncoding, is_card, term
+from tricklaw.proofs.plays import symbolic as symbolic_card
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import const, make
@@ -85,15 +86,18 @@ def legal_equivalence(enc: PlayEncoding, position: int, timeout_ms: int) -> Outc
         for b in trick_cards[i + 1 :]
     ]
     domain += [z3.Implies(is_card(t, c), held[c] == 0) for t in trick_cards for c in deck]
-    holding = {c: held[c] == 1 for c in deck}
+    holding = {c: held[c] != 0 for c in deck}  # the very atoms of the guards below
     flags = {f"legal_{j}": z3.Int(f"legal_{j}") for j in range(len(deck))}
     flags["stray"] = z3.Int("stray")
     rules: list[z3.BoolRef] = [flags["stray"] == 0]
     clauses = {deck_clause} | ({limit_clause} if limit_clause else set())
+    played = symbolic_card("played")  # the rule stated once, then instantiated per card
+    legality = enc.legality(holding, trick_cards, played)
+    clauses.update(legality.clauses)
     for j, card in enumerate(deck):
-        legality = enc.legality(holding, trick_cards, term(card))
-        clauses.update(legality.clauses)
-        rules.append(flags[f"legal_{j}"] == z3.If(legality.formula, 1, 0))
+        colour, value = term(card)
+        formula = z3.substitute(legality.formula, (played[0], colour), (played[1], value))
+        rules.append(flags[f"legal_{j}"] == z3.If(formula, 1, 0))
     fits = values.start >= 0 and values.stop <= 32
     game = merge_rewrite.merged_game(enc.game)
     names = [(str(c), str(v)) for c, v in trick_cards]

@@ -367,5 +367,9 @@ def accumulate(guard: Term, new: Callable[[], Any], old: Any) -> Any:
         return old
     ok, value = _attempt(new)
     if ok and _mergeable(value) and _mergeable(old):
+        if isinstance(value, Sym) and value.term[0] in ("+", "-") and value.term[1] == term(old):
+            # ite(g, old + x, old) is old + ite(g, x, 0): a flat sum, not a nested ite
+            step = Sym(make("ite", guard, value.term[2], const(0)))
+            return old + step if value.term[0] == "+" else old - step
         return ite_value(guard, value, old)
     return new() if _decide(guard) else old

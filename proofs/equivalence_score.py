@@ -1,0 +1,182 @@
+"""Model = clauses for the round score: the model's own score function, executed
+symbolically on every pile at once, proved equal to the score encoding
+(:mod:`tricklaw.proofs.scores`).
+
+For one ruleset, player count, reading of the score rules and seat:
+
+* the pile (the cards the seat ends the round with) is the whole deck as a
+  :class:`~tricklaw.proofs.merged.GuardedList`: card ``c`` present exactly when the
+  integer ``pile_<colour>_<value>`` is 1, so one run covers every pile of 0 .. ``P``
+  cards (every subset of the deck; ``P`` the encoding's ``pile_limit``, the deck by
+  default: more piles than a round can give, so the proof covers every real one); the
+  pile is in deck order;
+* the encoding's single cards (Sticheln's misery card) are symbolic cards within the
+  encoding's ``card_domain``;
+* the model's score function, through the encoding's ``model_score`` hook, runs on the
+  *merged copy* of the model (:mod:`tricklaw.proofs.merge_rewrite`), whose per-card
+  conditionals and filters become ``ite`` terms and guarded lists instead of ``2**k``
+  forks; Z3 proves, path by path, that its result equals the encoding's score, and that
+  every branch the executor found infeasible is infeasible.
+
+What is proved: agreement for every pile in deck order (the order of the pile's cards is
+not varied: a model whose score depends on it is not covered). A disagreement is a
+counterexample whose pile is run through the merged copy again, concretely.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import z3
+
+from tricklaw.model.cards import Card, colour_of, value_of
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.proofs import merge_rewrite, merged, symbolic
+from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.equivalence import MACHINE, SEVERITY, prove_paths
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.scores import SCORES, ScoreEncoding
+from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.symbolic import Path
+from tricklaw.proofs.symbolic_terms import const, make
+
+OBLIGATION = "equivalence-score"
+
+
+def _pile_name(card: Card) -> str:
+    return f"pile_{colour_of(card)}_{value_of(card)}"
+
+
+def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
+    """The model's score of ``enc.seat`` equals the encoding's for every pile."""
+    start = time.perf_counter()
+    deck = enc.deck()
+    colours, values, deck_clause = enc.deck_table()
+    pile = {c: z3.Int(_pile_name(c)) for c in deck}
+    cards = {n: (z3.Int(f"{n}_colour"), z3.Int(f"{n}_value")) for n in enc.cards}
+    holding = {c: pile[c] != 0 for c in deck}  # the very atoms of the guards below
+    domain: list[z3.BoolRef] = [z3.And(h >= 0, h <= 1) for h in pile.values()]
+    domain.append(z3.Sum(list(pile.values())) <= enc.pile_limit())
+    domain += [
+        z3.And(c >= 0, c < colours, v >= values.start, v < values.stop) for c, v in cards.values()
+    ]
+    domain += enc.card_domain(holding, cards)
+    stated, score_clauses = enc.score(holding, cards)
+    output = z3.Int("score")
+    background = [*domain, output == stated]
+    fits = values.start >= 0 and values.stop <= 32
+    game = merge_rewrite.merged_game(enc.game)
+    module = sys.modules[type(game.ruleset).__module__]
+    names = {n: (str(c), str(v)) for n, (c, v) in cards.items()}
+
+    def run() -> dict[str, Any]:
+        guards = [make("!=", ("v", _pile_name(c)), const(0)) for c in deck]
+        taken = merged.GuardedList.of(deck, guards)
+        singles = {
+            n: symbolic.card(c, v) if fits else symbolic.variable(c) * 32 + symbolic.variable(v)
+            for n, (c, v) in names.items()
+        }
+        return {"score": enc.model_score(module, game, taken, singles)}
+
+    inputs = [*(_pile_name(c) for c in deck), *(x for pair in names.values() for x in pair)]
+    explorer = symbolic.Explorer(domain, inputs)
+    try:
+        found = explorer.explore(run)
+    finally:
+        merge_rewrite.clear_caches()
+
+    def leaf(path: Path, name: str) -> Any:
+        if not isinstance(path.result, dict):
+            return None
+        value = path.result.get(name)
+        if not (merged.is_symbolic(value) or isinstance(value, int)):
+            return None
+        return symbolic.z3_value(value)
+
+    proof = prove_paths(background, {"score": output}, found.paths, leaf, timeout_ms)
+    seconds = time.perf_counter() - start
+    figures = f"{len(found.paths)} paths"
+    ids = tuple(sorted({deck_clause, *score_clauses}))
+    if proof.status == PROVED:
+        return Outcome(PROVED, seconds, ids, detail=figures)
+    if proof.model is None:
+        return Outcome(UNKNOWN, seconds, ids, detail=f"Z3: {proof.reason}; {figures}")
+    model = proof.model
+
+    def value(x: z3.ArithRef) -> int:
+        return int(model.eval(x, model_completion=True).as_long())
+
+    fmt = enc.game.ruleset.palette.format
+    chosen = tuple(c for c in deck if value(pile[c]) == 1)
+    singles = {n: Card(value(c) * 32 + value(v)) for n, (c, v) in cards.items()}
+    try:  # the copy the executor ran, concretely
+        concrete: Any = enc.model_score(module, game, chosen, singles)
+    except Exception as exc:  # the model raising on a valid pile is a disagreement
+        concrete = f"raised {exc!r}"
+    encoded = value(output)
+    witness = {
+        "seat": enc.seat,
+        "pile": [fmt(c) for c in chosen],
+        **{n: fmt(c) for n, c in singles.items()},
+        "model": concrete,
+        "encoding": encoded,
+    }
+    if concrete != encoded:
+        return Outcome(
+            COUNTEREXAMPLE, seconds, ids, witness, f"model and encoding disagree; {figures}",
+            MACHINE,
+        )
+    return Outcome(UNKNOWN, seconds, ids, witness, f"not covered ({proof.reason}); {figures}")
+
+
+def score_results(
+    ruleset: Ruleset[Any],
+    players: int,
+    chosen: Mapping[str, str],
+    timeout_ms: int,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[Result]:
+    """``equivalence-score`` for every reading of the score rules of ``ruleset`` at
+    ``players``: every seat, every pile."""
+    if ruleset.id not in SCORES:
+        return []
+    cls = SCORES[ruleset.id]
+    out: list[Result] = []
+    for readings in reading_combinations(ruleset, cls.readings, chosen):
+        game = ruleset.make_game(players, {**chosen, **readings})
+        label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
+        progress(f"{ruleset.id} {players}p {label}: score equivalence")
+        first = cls(game, 0)
+        outcomes = [score_equivalence(cls(game, s), timeout_ms) for s in first.seats()]
+        shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
+        paths = sum(_count(o.detail) for o in outcomes)
+        detail = shown.detail
+        if shown.status == PROVED:
+            detail = (
+                f"every pile of 0-{first.pile_limit()} cards (every subset of the deck, in"
+                f" deck order), seats {first.seats().start}-{first.seats().stop - 1}:"
+                f" {paths} paths"
+            )
+        out.append(
+            Result(
+                OBLIGATION,
+                ruleset.id,
+                str(players),
+                label,
+                shown.status,
+                sum(o.seconds for o in outcomes),
+                tuple(sorted({c for o in outcomes for c in o.clauses})),
+                detail,
+                shown.witness,
+                shown.machine if shown.status != PROVED else "",
+            )
+        )
+    return out
+
+
+def _count(detail: str) -> int:
+    head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
+    return int(head) if head.isdigit() else 0
