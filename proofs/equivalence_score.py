@@ -37,6 +37,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.equivalence import MACHINE, SEVERITY, prove_paths
+from tricklaw.proofs.equivalence_legal import legal_results
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.scores import SCORES, ScoreEncoding
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
@@ -180,3 +181,15 @@ def score_results(
 def _count(detail: str) -> int:
     head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
     return int(head) if head.isdigit() else 0
+
+
+def merged_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """verify's step for the merged copy: ``equivalence-legal``
+    (:func:`~tricklaw.proofs.equivalence_legal.legal_results`) and
+    ``equivalence-score`` (:func:`score_results`) of ``ruleset`` at ``players``."""
+    return [
+        *legal_results(ruleset, players, chosen, timeout_ms),
+        *score_results(ruleset, players, chosen, timeout_ms),
+    ]

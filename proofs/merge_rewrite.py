@@ -195,6 +195,15 @@ def _transform(tree: ast.Module) -> ast.Module:
 _FINDER = _Finder(PREFIX, _transform, {HELPER: merged, f"{HELPER}_display": display})
 
 
+def compile_merged(source: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """Run ``source`` rewritten as the merged copy is, in ``namespace`` (with the
+    helpers bound); the namespace (to define a function the way the copy would)."""
+    tree = ast.fix_missing_locations(_transform(ast.parse(source)))
+    namespace.update(_FINDER.inject)
+    exec(compile(tree, "<merged>", "exec"), namespace)
+    return namespace
+
+
 def merged_module(name: str) -> Any:
     """The merged copy of module ``name`` (imported once)."""
     return copy_module(_FINDER, name)
@@ -234,6 +243,7 @@ __all__ = [
     "PREFIX",
     "MergeRewrite",
     "clear_caches",
+    "compile_merged",
     "display",
     "is_symbolic",
     "merged_game",

@@ -28,6 +28,7 @@ from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.liveness import LIVENESS
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.quantities import TIES
+from tricklaw.proofs.scores import SCORES
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
@@ -38,7 +39,7 @@ from .views import VIEW
 
 RULESET_ID = TINY.id
 SPEC = resources.files(__name__).joinpath("spec")
-REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS, TIES)
+REGISTRIES = (RULESETS, ENCODINGS, MACHINES, LIVENESS, PLAYS, BOUNDS, PROFILES, VIEWS, TIES, SCORES)
 """The layers' registries Tiny joins (the spec folder aside)."""
 
 
@@ -54,6 +55,7 @@ def register() -> None:
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)
     TIES.register(RULESET_ID, encoding.QUANTITIES)
+    SCORES.register(RULESET_ID, encoding.TinyScore)
 
 
 def unregister() -> None:
