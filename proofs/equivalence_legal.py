@@ -141,13 +141,24 @@ def legal_equivalence(enc: PlayEncoding, position: int, timeout_ms: int) -> Outc
         return Outcome(PROVED, seconds, ids, detail=figures)
     if proof.model is None:
         return Outcome(UNKNOWN, seconds, ids, detail=f"Z3: {proof.reason}; {figures}")
-    return _witness(enc, proof.model, deck, held, trick_cards, flags, proof.reason, seconds, ids,
-                    figures)
+    return _witness(
+        enc,
+        proof.model,
+        deck=deck,
+        held=held,
+        trick_cards=trick_cards,
+        flags=flags,
+        reason=proof.reason,
+        seconds=seconds,
+        ids=ids,
+        figures=figures,
+    )
 
 
 def _witness(
     enc: PlayEncoding,
     model: z3.ModelRef,
+    *,
     deck: tuple[Card, ...],
     held: Mapping[Card, z3.ArithRef],
     trick_cards: list[tuple[z3.ArithRef, z3.ArithRef]],
@@ -179,8 +190,14 @@ def _witness(
     }
     status = COUNTEREXAMPLE if allowed != encoded else UNKNOWN
     why = "model and encoding disagree" if status == COUNTEREXAMPLE else reason
-    return Outcome(status, seconds, ids, witness, f"{why}; {figures}",
-                   MACHINE if status == COUNTEREXAMPLE else "")
+    return Outcome(
+        status,
+        seconds,
+        ids,
+        witness,
+        f"{why}; {figures}",
+        MACHINE if status == COUNTEREXAMPLE else "",
+    )
 
 
 def legal_results(

@@ -127,7 +127,11 @@ def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
     }
     if concrete != encoded:
         return Outcome(
-            COUNTEREXAMPLE, seconds, ids, witness, f"model and encoding disagree; {figures}",
+            COUNTEREXAMPLE,
+            seconds,
+            ids,
+            witness,
+            f"model and encoding disagree; {figures}",
             MACHINE,
         )
     return Outcome(UNKNOWN, seconds, ids, witness, f"not covered ({proof.reason}); {figures}")

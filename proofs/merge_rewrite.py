@@ -131,7 +131,10 @@ class MergeRewrite(ast.NodeTransformer):
             return node
         parts = [
             ast.Tuple(
-                [ast.Constant(isinstance(e, ast.Starred)), e.value if isinstance(e, ast.Starred) else e],
+                [
+                    ast.Constant(isinstance(e, ast.Starred)),
+                    e.value if isinstance(e, ast.Starred) else e,
+                ],
                 ast.Load(),
             )
             for e in node.elts
@@ -231,7 +234,9 @@ def clear_caches() -> int:
         if not name.startswith(PREFIX + "."):
             continue
         for value in list(vars(module).values()):
-            for candidate in (value, *vars(value).values()) if isinstance(value, type) else (value,):
+            for candidate in (
+                (value, *vars(value).values()) if isinstance(value, type) else (value,)
+            ):
                 clear = getattr(candidate, "cache_clear", None)
                 if callable(clear):
                     clear()

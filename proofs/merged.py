@@ -222,9 +222,10 @@ def comp(
     """``[element(x) for x in source if keep(x)]`` (``kind`` ``list``, ``gen`` or
     ``set``): a guarded list when a guard is symbolic, else what Python builds."""
     out: list[Guarded] = []
-    for x, g in _guarded(source):
-        if keep is not None:
-            g = conj(g, _truth(keep(x)) if g != FALSE else FALSE)
+    for x, present in _guarded(source):
+        g = present
+        if keep is not None and g != FALSE:
+            g = conj(g, _truth(keep(x)))
         if g != FALSE:
             out.append((element(x), g))
     if kind == "set":
@@ -256,24 +257,26 @@ _MERGED_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset"
 def call(fn: Any, *args: Any) -> Any:
     """``fn(*args)`` for a builtin of :data:`_MERGED_CALLS`, merged where an argument is a
     guarded list (or, for ``any``/``all``, a sequence of symbolic truth values)."""
-    name = getattr(fn, "__name__", "")
-    if fn is not getattr(builtins, name, None) or name not in _MERGED_CALLS or len(args) != 1:
-        if name == "sum" and fn is builtins.sum and args and isinstance(args[0], GuardedList):
+    function: Callable[..., Any] = fn
+    name = str(getattr(fn, "__name__", ""))
+    builtin = name in _MERGED_CALLS and function is getattr(builtins, name)
+    if not builtin or len(args) != 1:
+        if builtin and name == "sum" and args and isinstance(args[0], GuardedList):
             return _sum(args[0], args[1] if len(args) > 1 else 0)
-        return fn(*args)
+        return function(*args)
     xs = args[0]
     if name in ("any", "all") and not isinstance(xs, GuardedList):
         xs = list(xs)
         if not any(is_symbolic(x) for x in xs):
-            return fn(xs)
+            return function(xs)
         xs = GuardedList((x, TRUE) for x in xs)
     if not isinstance(xs, GuardedList):
-        return fn(xs)
+        return function(xs)
     if name in ("tuple", "list"):
         return xs
     if name in ("set", "frozenset"):
         items = tuple(_first_occurrences(list(xs.items)))
-        return fn(e for e, _ in items) if _plain(items) else GuardedList(items)
+        return function(e for e, _ in items) if _plain(items) else GuardedList(items)
     if name == "sum":
         return _sum(xs, 0)
     if name == "len":

@@ -116,5 +116,8 @@ def test_the_merged_copy_plays_as_the_model(ruleset_id: str) -> None:
         deck = list(ruleset.deck(players, game.options))
         for _ in range(60):
             rng.shuffle(deck)
-            hand, trick = tuple(deck[: rng.randint(1, 15)]), tuple(deck[15 : 15 + rng.randrange(game.seats)])
+            hand, trick = (
+                tuple(deck[: rng.randint(1, 15)]),
+                tuple(deck[15 : 15 + rng.randrange(game.seats)]),
+            )
             assert copy.ruleset.playable(copy, hand, trick) == ruleset.playable(game, hand, trick)

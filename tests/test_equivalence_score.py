@@ -81,14 +81,19 @@ def _caught(ruleset_id: str, players: int, seat: int = 0) -> dict[str, object]:
 
 @clause("LH-SCORE-3")
 def test_a_shifted_scoring_threshold_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    bug = _plant(lowhigh.__name__, "score", """
+    bug = _plant(
+        lowhigh.__name__,
+        "score",
+        """
 def score(cards):
     total = 0
     for colour in {c >> 5 for c in cards}:
         values = [c & 31 for c in cards if c >> 5 == colour]
         total += sum(values) if len(values) <= 3 else len(values)
     return total
-""", monkeypatch)
+""",
+        monkeypatch,
+    )
     witness = _caught("lowhigh", 3)
     pile = get_ruleset("lowhigh").palette.parse_all(witness["pile"])
     assert bug(tuple(pile)) == witness["model"]  # type: ignore[operator]
@@ -97,10 +102,15 @@ def score(cards):
 
 @clause("STI-SCORE-3")
 def test_a_misery_card_left_out_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    _plant(sticheln.__name__, "score", """
+    _plant(
+        sticheln.__name__,
+        "score",
+        """
 def score(picked, taken):
     return card_points(colour_of(picked), taken)
-""", monkeypatch)
+""",
+        monkeypatch,
+    )
     witness = _caught("sticheln", 3)
     palette = get_ruleset("sticheln").palette
     picked, pile = palette.parse(witness["picked"]), palette.parse_all(witness["pile"])
@@ -109,10 +119,15 @@ def score(picked, taken):
 
 @clause("LAST-GHOST-6")
 def test_a_ghost_scored_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    _plant(the_last.__name__, "_scores", """
+    _plant(
+        the_last.__name__,
+        "_scores",
+        """
 def _scores(game, taken):
     return tuple(penalty(cards) for seat, cards in enumerate(taken))
-""", monkeypatch)
+""",
+        monkeypatch,
+    )
     _caught("the-last", 2, seat=2)
     game = get_ruleset("the-last").make_game(2)
     assert equivalence_score.score_equivalence(SCORES["the-last"](game, 0), 30_000).status == PROVED

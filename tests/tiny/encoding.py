@@ -24,8 +24,8 @@ from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
-from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
