@@ -63,7 +63,7 @@ def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(_helper(name), list(args), [])
 
 
-class MergeRewrite(ast.NodeTransformer):
+class _MergeRewrite(ast.NodeTransformer):
     """Rewrites the expressions listed in the module docstring (bottom-up)."""
 
     def _comp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp, kind: str) -> ast.AST:
@@ -190,7 +190,7 @@ def display(kind: str, *parts: tuple[bool, Any]) -> Any:
 
 
 def _transform(tree: ast.Module) -> ast.Module:
-    out = MergeRewrite().visit(tree)
+    out = _MergeRewrite().visit(tree)
     assert isinstance(out, ast.Module)
     return out
 
@@ -246,7 +246,6 @@ def clear_caches() -> int:
 
 __all__ = [
     "PREFIX",
-    "MergeRewrite",
     "clear_caches",
     "compile_merged",
     "display",

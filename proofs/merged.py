@@ -255,7 +255,8 @@ _MERGED_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset"
 
 
 def call(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` for a builtin of :data:`_MERGED_CALLS`, merged where an argument is a
+    """``fn(*args)`` for the builtins ``tuple``, ``list``, ``sum``, ``len``, ``any``,
+    ``all``, ``set`` and ``frozenset``, merged where an argument is a
     guarded list (or, for ``any``/``all``, a sequence of symbolic truth values)."""
     function: Callable[..., Any] = fn
     name = str(getattr(fn, "__name__", ""))

@@ -63,7 +63,7 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
 
-Transform = Callable[[ast.Module], ast.Module]
+_Transform = Callable[[ast.Module], ast.Module]
 """A further rewrite of a module's tree (after the imports'), for another copy."""
 
 
@@ -90,7 +90,7 @@ class _Finder(importlib.abc.MetaPathFinder):
     def __init__(
         self,
         prefix: str = PREFIX,
-        transform: Transform = lambda tree: tree,
+        transform: _Transform = lambda tree: tree,
         inject: dict[str, Any] | None = None,
     ) -> None:
         self.tops = {"tricklaw"}
@@ -129,8 +129,9 @@ class _Finder(importlib.abc.MetaPathFinder):
 _FINDER = _Finder()
 
 
-def copy_module(finder: _Finder, name: str) -> ModuleType:
-    """The copy of module ``name`` that ``finder`` makes (imported once)."""
+def copy_module(finder: Any, name: str) -> ModuleType:
+    """The copy of module ``name`` that ``finder`` (a finder of this module, for its
+    prefix) makes (imported once)."""
     if finder not in sys.meta_path:
         sys.meta_path.insert(0, finder)
     finder.tops.add(name.split(".", maxsplit=1)[0])
