@@ -45,7 +45,7 @@ from tricklaw.proofs.plays import PLAYS, PlayEncoding, is_card, term
 from tricklaw.proofs.plays import symbolic as symbolic_card
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
 from tricklaw.proofs.symbolic import Path
-from tricklaw.proofs.symbolic_terms import const, make
+from tricklaw.proofs.symbolic_terms import FALSE, const, make
 
 OBLIGATION = "equivalence-legal"
 
@@ -113,13 +113,30 @@ def legal_equivalence(enc: PlayEncoding, position: int, timeout_ms: int) -> Outc
         if not isinstance(result, tuple | list | merged.GuardedList):
             raise TypeError(f"playable gave a {type(result).__name__}")
         items = merged.GuardedList(merged.iterate(result)).items
+        concrete: dict[int, Any] = {}  # a concrete card: the disjunction of its guards
+        for e, g in items:
+            if not merged.is_symbolic(e):
+                concrete[e] = merged.disj(concrete.get(e, FALSE), g)
+        symbolic_items = [(e, g) for e, g in items if merged.is_symbolic(e)]
         out = {
             f"legal_{j}": merged.ite_value(
-                merged.any_of(merged.conj(g, merged.equal(e, c)) for e, g in items), 1, 0
+                merged.any_of(
+                    [
+                        concrete.get(c, FALSE),
+                        *(merged.conj(g, merged.equal(e, c)) for e, g in symbolic_items),
+                    ]
+                ),
+                1,
+                0,
             )
             for j, c in enumerate(deck)
         }
-        stray = merged.any_of(merged.conj(g, merged.negation(hand.has(e))) for e, g in items)
+        holds = dict(hand.items)  # each deck card's guard in the hand
+
+        def held(e: Any) -> Any:
+            return hand.has(e) if merged.is_symbolic(e) else holds.get(e, FALSE)
+
+        stray = merged.any_of(merged.conj(g, merged.negation(held(e))) for e, g in items)
         out["stray"] = merged.ite_value(stray, 1, 0)
         return out
 
