@@ -58,14 +58,23 @@ def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
     colours, values, deck_clause = enc.deck_table()
     pile = {c: z3.Int(_pile_name(c)) for c in deck}
     cards = {n: (z3.Int(f"{n}_colour"), z3.Int(f"{n}_value")) for n in enc.cards}
-    holding = {c: pile[c] != 0 for c in deck}  # the very atoms of the guards below
-    domain: list[z3.BoolRef] = [z3.And(h >= 0, h <= 1) for h in pile.values()]
-    domain.append(z3.Sum(list(pile.values())) <= enc.pile_limit())
+    numbers = {n: z3.Int(n) for n in enc.numbers()}
+    seats = range(enc.game.seats)
+    if enc.every_pile:  # pile_<card> is the seat whose pile holds it, -1 for none
+        domain: list[z3.BoolRef] = [z3.And(h >= -1, h < len(seats)) for h in pile.values()]
+        piles = [{c: pile[c] == s for c in deck} for s in seats]  # the guards' very atoms
+    else:  # pile_<card> is 1 when the seat's pile holds it
+        domain = [z3.And(h >= 0, h <= 1) for h in pile.values()]
+        domain.append(z3.Sum(list(pile.values())) <= enc.pile_limit())
+        own = {c: pile[c] != 0 for c in deck}  # the very atoms of the guards below
+        piles = [own if s == enc.seat else {} for s in seats]
+    holding = piles[enc.seat]
     domain += [
         z3.And(c >= 0, c < colours, v >= values.start, v < values.stop) for c, v in cards.values()
     ]
     domain += enc.card_domain(holding, cards)
-    stated, score_clauses = enc.score(holding, cards)
+    domain += enc.number_domain(numbers)
+    stated, score_clauses = enc.score_of_all(piles, cards, numbers)
     output = z3.Int("score")
     background = [*domain, output == stated]
     fits = values.start >= 0 and values.stop <= 32
@@ -73,16 +82,29 @@ def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
     module = sys.modules[type(game.ruleset).__module__]
     names = {n: (str(c), str(v)) for n, (c, v) in cards.items()}
 
+    def guard(card: Card, seat: int) -> Any:
+        v = ("v", _pile_name(card))
+        return make("==", v, const(seat)) if enc.every_pile else make("!=", v, const(0))
+
     def run() -> dict[str, Any]:
-        guards = [make("!=", ("v", _pile_name(c)), const(0)) for c in deck]
-        taken = merged.GuardedList.of(deck, guards)
+        taken = [
+            merged.GuardedList.of(deck, [guard(c, s) for c in deck])
+            if enc.every_pile or s == enc.seat
+            else ()
+            for s in seats
+        ]
         singles = {
             n: symbolic.card(c, v) if fits else symbolic.variable(c) * 32 + symbolic.variable(v)
             for n, (c, v) in names.items()
         }
-        return {"score": enc.model_score(module, game, taken, singles)}
+        ints = {n: symbolic.variable(n) for n in numbers}
+        return {"score": enc.model_score_of_all(module, game, taken, singles, ints)}
 
-    inputs = [*(_pile_name(c) for c in deck), *(x for pair in names.values() for x in pair)]
+    inputs = [
+        *(_pile_name(c) for c in deck),
+        *(x for pair in names.values() for x in pair),
+        *numbers,
+    ]
     explorer = symbolic.Explorer(domain, inputs)
     try:
         found = explorer.explore(run)
@@ -111,17 +133,26 @@ def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
         return int(model.eval(x, model_completion=True).as_long())
 
     fmt = enc.game.ruleset.palette.format
-    chosen = tuple(c for c in deck if value(pile[c]) == 1)
+    owner = {c: value(pile[c]) for c in deck}
+    concrete_piles = tuple(
+        tuple(c for c in deck if owner[c] == (s if enc.every_pile else 1))
+        if enc.every_pile or s == enc.seat
+        else ()
+        for s in seats
+    )
     singles = {n: Card(value(c) * 32 + value(v)) for n, (c, v) in cards.items()}
+    ints = {n: value(x) for n, x in numbers.items()}
     try:  # the copy the executor ran, concretely
-        concrete: Any = enc.model_score(module, game, chosen, singles)
+        concrete: Any = enc.model_score_of_all(module, game, concrete_piles, singles, ints)
     except Exception as exc:  # the model raising on a valid pile is a disagreement
         concrete = f"raised {exc!r}"
     encoded = value(output)
+    shown = {f"pile {s}": [fmt(c) for c in p] for s, p in enumerate(concrete_piles) if p}
     witness = {
         "seat": enc.seat,
-        "pile": [fmt(c) for c in chosen],
+        **({"pile": shown.get(f"pile {enc.seat}", [])} if not enc.every_pile else shown),
         **{n: fmt(c) for n, c in singles.items()},
+        **ints,
         "model": concrete,
         "encoding": encoded,
     }
@@ -166,7 +197,11 @@ def score_results(
         label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
         progress(f"{ruleset.id} {players}p {label}: score equivalence")
         first = cls(game, 0)
-        outcomes = [score_equivalence(cls(game, s), timeout_ms) for s in first.seats()]
+        outcomes = [
+            score_equivalence(cls(game, s, ctx), timeout_ms)
+            for ctx in cls.contexts(game)
+            for s in first.seats()
+        ]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
         paths = sum(_count(o.detail) for o in outcomes)
         detail = shown.detail

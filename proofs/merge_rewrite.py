@@ -10,8 +10,9 @@ rewrites each module's tree so that the expressions below call the functions of
 * ``[e for x in s if c]``, ``{e for x in s if c}``, ``(e for x in s if c)`` with one
   ``for`` over a plain name: :func:`~tricklaw.proofs.merged.comp`;
 * ``tuple(a)``, ``list(a)``, ``sum(a)``, ``len(a)``, ``any(a)``, ``all(a)``, ``set(a)``,
-  ``frozenset(a)``: :func:`~tricklaw.proofs.merged.call` (the builtin itself unless an
-  argument is a guarded list or a sequence of symbolic truth values);
+  ``frozenset(a)``, ``max(...)``, ``min(...)``: :func:`~tricklaw.proofs.merged.call` (the
+  builtin itself unless an argument is a guarded list or a sequence holding symbolic
+  values); ``a.count(x)``: :func:`~tricklaw.proofs.merged.count`;
 * ``a if c else b``: :func:`~tricklaw.proofs.merged.ite`; ``a and b``, ``a or b``:
   :func:`~tricklaw.proofs.merged.boolop`; ``not a``:
   :func:`~tricklaw.proofs.merged.not_`; ``a in b``, ``a not in b``:
@@ -44,7 +45,7 @@ PREFIX = "_tricklaw_merged"
 HELPER = "__tl_merge__"
 """The name the rewritten code calls :mod:`tricklaw.proofs.merged` by."""
 
-_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset"}
+_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset", "max", "min"}
 
 
 def _helper(name: str) -> ast.expr:
@@ -98,6 +99,14 @@ class _MergeRewrite(ast.NodeTransformer):
             and not any(isinstance(a, ast.Starred) for a in node.args)
         ):
             return _call("call", node.func, *node.args)
+        if (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "count"
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
+        ):
+            return _call("count", node.func.value, node.args[0])
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:

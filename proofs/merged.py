@@ -250,17 +250,19 @@ def _first_occurrences(items: list[Guarded]) -> list[Guarded]:
     return out
 
 
-_MERGED_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset"}
+_MERGED_CALLS = {"tuple", "list", "sum", "len", "any", "all", "set", "frozenset", "max", "min"}
 """The builtins the merged copy calls through :func:`call`."""
 
 
 def call(fn: Any, *args: Any) -> Any:
     """``fn(*args)`` for the builtins ``tuple``, ``list``, ``sum``, ``len``, ``any``,
-    ``all``, ``set`` and ``frozenset``, merged where an argument is a
+    ``all``, ``set``, ``frozenset``, ``max`` and ``min``, merged where an argument is a
     guarded list (or, for ``any``/``all``, a sequence of symbolic truth values)."""
     function: Callable[..., Any] = fn
     name = str(getattr(fn, "__name__", ""))
     builtin = name in _MERGED_CALLS and function is getattr(builtins, name)
+    if builtin and name in ("max", "min"):
+        return _extreme(function, name == "max", args)
     if not builtin or len(args) != 1:
         if builtin and name == "sum" and args and isinstance(args[0], GuardedList):
             return _sum(args[0], args[1] if len(args) > 1 else 0)
@@ -286,6 +288,38 @@ def call(fn: Any, *args: Any) -> Any:
         return truth(any_of(conj(g, _truth(e)) for e, g in xs.items))
     # all: no present element is false
     return truth(negation(any_of(conj(g, negation(_truth(e))) for e, g in xs.items)))
+
+
+def _extreme(function: Callable[..., Any], greatest: bool, args: tuple[Any, ...]) -> Any:
+    """``max``/``min`` of numbers, one of them symbolic, as an ``ite`` fold (the value
+    is the same whichever of equal candidates Python would return)."""
+    values = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else args
+    if len(args) == 1 and not isinstance(args[0], list | tuple):
+        return function(*args)
+    if not values or not any(is_symbolic(v) for v in values):
+        return function(*args)
+    if not all(_mergeable(v) for v in values):
+        return function(*args)
+    best = values[0]
+    for v in values[1:]:
+        better = make("<", term(best), term(v)) if greatest else make("<", term(v), term(best))
+        best = ite_value(better, v, best)
+    return best
+
+
+def count(container: Any, x: Any) -> Any:
+    """``container.count(x)``: an ite-sum for a list or tuple of numbers where an element
+    or ``x`` is symbolic (and for a guarded list), else the method itself."""
+    if isinstance(container, GuardedList):
+        return container.count(x)
+    if (
+        isinstance(container, list | tuple)
+        and (is_symbolic(x) or any(is_symbolic(e) for e in container))
+        and _mergeable(x)
+        and all(_mergeable(e) for e in container)
+    ):
+        return total(ite_value(equal(e, x), 1, 0) for e in container)
+    return container.count(x)
 
 
 def _sum(xs: GuardedList, start: Any) -> Any:

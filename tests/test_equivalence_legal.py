@@ -121,3 +121,13 @@ def test_the_merged_copy_plays_as_the_model(ruleset_id: str) -> None:
                 tuple(deck[15 : 15 + rng.randrange(game.seats)]),
             )
             assert copy.ruleset.playable(copy, hand, trick) == ruleset.playable(game, hand, trick)
+
+
+def test_no_symbolic_key_is_left_in_the_copys_caches() -> None:
+    enc = PLAYS["the-last"](get_ruleset("the-last").make_game(3))
+    assert equivalence_legal.legal_equivalence(enc, 2, 30_000).status == PROVED
+    for name, module in list(sys.modules.items()):
+        if name.startswith(merge_rewrite.PREFIX + "."):
+            for value in vars(module).values():
+                info = getattr(value, "cache_info", None)
+                assert info is None or info().currsize == 0, f"{name}.{value}"

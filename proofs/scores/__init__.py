@@ -22,7 +22,7 @@ this package registers its own (a game is a unit).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -43,11 +43,50 @@ class ScoreEncoding(ABC):
     """The options whose readings change a seat's score (each combination is proved)."""
     cards: tuple[str, ...] = ()
     """The names of the single cards besides the pile the score depends on."""
+    every_pile: bool = False
+    """True when a seat's score depends on every seat's pile: then each card of the
+    deck lies in at most one seat's pile, and :meth:`score_of_all` and
+    :meth:`model_score_of_all` are what state and run it."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    @classmethod
+    def contexts(cls, game: Game) -> list[dict[str, Any]]:
+        """The contexts the score depends on besides the piles (one empty context)."""
+        return [{}]
+
+    def __init__(self, game: Game, seat: int, context: Mapping[str, Any] | None = None) -> None:
         self.game = game
         self.options = game.options
         self.seat = seat
+        self.context = dict(context or {})
+
+    def numbers(self) -> tuple[str, ...]:
+        """The names of the integers besides the piles the score depends on (none)."""
+        return ()
+
+    def number_domain(self, numbers: Mapping[str, z3.ArithRef]) -> list[z3.BoolRef]:
+        """What those integers can be."""
+        return []
+
+    def score_of_all(
+        self,
+        piles: Sequence[Mapping[Card, z3.BoolRef]],
+        cards: Mapping[str, CardTerm],
+        numbers: Mapping[str, z3.ArithRef],
+    ) -> tuple[z3.ArithRef, tuple[str, ...]]:
+        """The seat's score from every seat's pile (by default :meth:`score` of its own)."""
+        return self.score(piles[self.seat], cards)
+
+    def model_score_of_all(
+        self,
+        module: ModuleType,
+        game: Any,
+        piles: Sequence[Any],
+        cards: Mapping[str, Any],
+        numbers: Mapping[str, Any],
+    ) -> Any:
+        """The model's score of the seat from every seat's pile (by default
+        :meth:`model_score` of its own)."""
+        return self.model_score(module, game, piles[self.seat], cards)
 
     @abstractmethod
     def deck_table(self) -> tuple[int, range, str]:
@@ -72,19 +111,20 @@ class ScoreEncoding(ABC):
         """The most cards a pile can hold (the deck by default: every subset)."""
         return len(self.deck())
 
-    @abstractmethod
     def score(
         self, pile: Mapping[Card, z3.BoolRef], cards: Mapping[str, CardTerm]
     ) -> tuple[z3.ArithRef, tuple[str, ...]]:
-        """The seat's round score as a z3 Int term, and the clause ids stating it."""
+        """The seat's round score as a z3 Int term, and the clause ids stating it (an
+        encoding with :attr:`every_pile` states :meth:`score_of_all` instead)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def model_score(
         self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
     ) -> Any:
         """The model's score of the seat, from ``module`` (the module of ``game``'s
         ruleset class in the copy of the model that runs), for ``pile`` (a sequence of
         cards) and the single ``cards``."""
+        raise NotImplementedError
 
 
 SCORES: Registry[type[ScoreEncoding]] = Registry("score encoding", __name__)
