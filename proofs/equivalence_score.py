@@ -206,10 +206,17 @@ def score_results(
         paths = sum(_count(o.detail) for o in outcomes)
         detail = shown.detail
         if shown.status == PROVED:
+            piles = (
+                "every split of the deck among the seats' piles (each pile in deck order)"
+                if first.every_pile
+                else f"every pile of 0-{first.pile_limit()} cards (every subset of the deck,"
+                " in deck order)"
+            )
+            contexts = cls.contexts(game)
             detail = (
-                f"every pile of 0-{first.pile_limit()} cards (every subset of the deck, in"
-                f" deck order), seats {first.seats().start}-{first.seats().stop - 1}:"
-                f" {paths} paths"
+                f"{piles}, seats {first.seats().start}-{first.seats().stop - 1}"
+                + (f", {len(contexts)} contexts" if len(contexts) > 1 else "")
+                + f": {paths} paths"
             )
         out.append(
             Result(

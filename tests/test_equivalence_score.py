@@ -4,6 +4,7 @@ plug-in Tiny; planted scoring bugs caught with a concrete pile the model confirm
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Iterator
@@ -151,3 +152,29 @@ def test_the_merged_copy_scores_as_the_model(ruleset_id: str) -> None:
                 assert enc.model_score(module, copy, pile, singles) == enc.model_score(
                     model_module, game, pile, singles
                 )
+
+
+@clause("HUND-POWER-2", "HUND-POWER-3", "HUND-POWER-4", "HUND-FACT-2", "HUND-FACT-3")
+@clause("HUND-D-HUNDTIE", "HUND-D-VIRTUALHUND")
+def test_hunds_score_proved_for_every_split_and_reading() -> None:
+    results = equivalence_score.score_results(get_ruleset("hund"), 2, {}, 30_000)
+    assert len(results) == 4 and all(r.status == PROVED for r in results), results
+    assert all("every split of the deck" in r.detail for r in results)
+
+
+@clause("HUND-D-HUNDTIE")
+def test_a_hund_tie_rule_reversed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tricklaw.model.rulesets.hund import ruleset as hund
+
+    module = merge_rewrite.merged_module(hund.__name__)
+    real = module.round_score
+
+    def round_score(taken: object, holders: object, rules: object, virtual: object) -> object:
+        flip = not rules.hund_tie_excludes  # type: ignore[attr-defined]
+        return real(taken, holders, dataclasses.replace(rules, hund_tie_excludes=flip), virtual)
+
+    monkeypatch.setattr(module, "round_score", round_score)
+    game = get_ruleset("hund").make_game(3)
+    out = equivalence_score.score_equivalence(SCORES["hund"](game, 0, {"powers": 3}), 30_000)
+    assert out.status == COUNTEREXAMPLE and out.witness["model"] != out.witness["encoding"]
+    assert isinstance(out.witness["model"], int)  # a wrong score, not an exception

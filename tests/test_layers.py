@@ -35,6 +35,7 @@ LAYERS = (
     "tricklaw.vectors.profiles:PROFILES",
     "tricklaw.views:VIEWS",
     "tricklaw.proofs.quantities:TIES",
+    "tricklaw.proofs.scores:SCORES",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 
