@@ -45,8 +45,8 @@ class ScoreEncoding(ABC):
     """The names of the single cards besides the pile the score depends on."""
     every_pile: bool = False
     """True when a seat's score depends on every seat's pile: then each card of the
-    deck lies in at most one seat's pile, and :meth:`score_of_all` and
-    :meth:`model_score_of_all` are what state and run it."""
+    deck lies in at most one seat's pile, and :meth:`ScoreEncoding.score_of_all` and
+    :meth:`ScoreEncoding.model_score_of_all` are what state and run it."""
 
     @classmethod
     def contexts(cls, game: Game) -> list[dict[str, Any]]:
@@ -73,7 +73,7 @@ class ScoreEncoding(ABC):
         cards: Mapping[str, CardTerm],
         numbers: Mapping[str, z3.ArithRef],
     ) -> tuple[z3.ArithRef, tuple[str, ...]]:
-        """The seat's score from every seat's pile (by default :meth:`score` of its own)."""
+        """The seat's score from every seat's pile (by default :meth:`ScoreEncoding.score` of its own)."""
         return self.score(piles[self.seat], cards)
 
     def model_score_of_all(
@@ -85,7 +85,7 @@ class ScoreEncoding(ABC):
         numbers: Mapping[str, Any],
     ) -> Any:
         """The model's score of the seat from every seat's pile (by default
-        :meth:`model_score` of its own)."""
+        :meth:`ScoreEncoding.model_score` of its own)."""
         return self.model_score(module, game, piles[self.seat], cards)
 
     @abstractmethod
@@ -115,7 +115,7 @@ class ScoreEncoding(ABC):
         self, pile: Mapping[Card, z3.BoolRef], cards: Mapping[str, CardTerm]
     ) -> tuple[z3.ArithRef, tuple[str, ...]]:
         """The seat's round score as a z3 Int term, and the clause ids stating it (an
-        encoding with :attr:`every_pile` states :meth:`score_of_all` instead)."""
+        encoding with :attr:`ScoreEncoding.every_pile` states :meth:`ScoreEncoding.score_of_all` instead)."""
         raise NotImplementedError
 
     def model_score(
