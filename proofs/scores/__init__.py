@@ -73,7 +73,8 @@ class ScoreEncoding(ABC):
         cards: Mapping[str, CardTerm],
         numbers: Mapping[str, z3.ArithRef],
     ) -> tuple[z3.ArithRef, tuple[str, ...]]:
-        """The seat's score from every seat's pile (by default :meth:`ScoreEncoding.score` of its own)."""
+        """The seat's score from every seat's pile (by default
+        :meth:`ScoreEncoding.score` of its own)."""
         return self.score(piles[self.seat], cards)
 
     def model_score_of_all(
@@ -115,7 +116,8 @@ class ScoreEncoding(ABC):
         self, pile: Mapping[Card, z3.BoolRef], cards: Mapping[str, CardTerm]
     ) -> tuple[z3.ArithRef, tuple[str, ...]]:
         """The seat's round score as a z3 Int term, and the clause ids stating it (an
-        encoding with :attr:`ScoreEncoding.every_pile` states :meth:`ScoreEncoding.score_of_all` instead)."""
+        encoding with :attr:`ScoreEncoding.every_pile` states
+        :meth:`ScoreEncoding.score_of_all` instead)."""
         raise NotImplementedError
 
     def model_score(
