@@ -20,7 +20,10 @@ would ask for a truth value inside an expression, and they keep the answer symbo
   numbers or truth values, one ``ite``/``and``/``or`` term; otherwise Python's own
   evaluation, forking as the executor does.
 * :func:`accumulate` (a ``for`` loop whose body only does ``name op= expression``):
-  over a guarded list, each element's update merged as ``ite(guard, new, old)``.
+  over a guarded list, each element's update merged as ``ite(guard, new, old)``
+  (``old + ite(guard, x, 0)`` for ``old + x``);
+* ``max``/``min`` of numbers with a symbolic one: an ``ite`` fold (:func:`call`);
+  ``xs.count(x)`` of such numbers: an ite-sum (:func:`count`).
 
 Soundness. With every value concrete each function does what Python does (the same
 operands evaluated in the same order, the same result), so the merged copy computes
