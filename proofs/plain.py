@@ -47,12 +47,13 @@ def compiled_install() -> bool:
 class _Rewrite(ast.NodeTransformer):
     """Absolute imports of the shadowed packages point into the plain copy."""
 
-    def __init__(self, tops: set[str]) -> None:
+    def __init__(self, tops: set[str], prefix: str = PREFIX) -> None:
         self.tops = tops
+        self.prefix = prefix
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.ImportFrom:
         if node.level == 0 and node.module and node.module.split(".")[0] in self.tops:
-            node.module = f"{PREFIX}.{node.module}"
+            node.module = f"{self.prefix}.{node.module}"
         return node
 
     def visit_Import(self, node: ast.Import) -> ast.Import:
@@ -62,33 +63,50 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
 
+_Transform = Callable[[ast.Module], ast.Module]
+"""A further rewrite of a module's tree (after the imports'), for another copy."""
+
+
 class _Loader(importlib.abc.Loader):
-    def __init__(self, source: Path, tops: set[str]) -> None:
+    def __init__(self, source: Path, finder: _Finder) -> None:
         self.source = source
-        self.tops = tops
+        self.finder = finder
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None
 
     def exec_module(self, module: ModuleType) -> None:
-        tree = _Rewrite(self.tops).visit(ast.parse(self.source.read_text(encoding="utf-8")))
+        tree = ast.parse(self.source.read_text(encoding="utf-8"))
+        tree = _Rewrite(self.finder.tops, self.finder.prefix).visit(tree)
+        tree = ast.fix_missing_locations(self.finder.transform(tree))
+        module.__dict__.update(self.finder.inject)
         exec(compile(tree, str(self.source), "exec"), module.__dict__)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
-    """Finds ``PREFIX.<name>`` as the plain source of ``<name>``."""
+    """Finds ``<prefix>.<name>`` as the plain source of ``<name>`` (rewritten further by
+    ``transform``, with the names of ``inject`` in its namespace)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        prefix: str = PREFIX,
+        transform: _Transform = lambda tree: tree,
+        inject: dict[str, Any] | None = None,
+    ) -> None:
         self.tops = {"tricklaw"}
+        self.prefix = prefix
+        self.transform = transform
+        self.inject = dict(inject or {})
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname == PREFIX:
+        prefix = self.prefix
+        if fullname == prefix:
             return importlib.machinery.ModuleSpec(fullname, None, is_package=True)
-        if not fullname.startswith(PREFIX + "."):
+        if not fullname.startswith(prefix + "."):
             return None
-        original = fullname[len(PREFIX) + 1 :]
+        original = fullname[len(prefix) + 1 :]
         spec = importlib.util.find_spec(original)
         if spec is None or spec.origin is None:
             return None
@@ -100,7 +118,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         out = importlib.util.spec_from_file_location(
             fullname,
             source,
-            loader=_Loader(source, self.tops),
+            loader=_Loader(source, self),
             submodule_search_locations=list(spec.submodule_search_locations or [])
             if package
             else None,
@@ -111,13 +129,19 @@ class _Finder(importlib.abc.MetaPathFinder):
 _FINDER = _Finder()
 
 
+def copy_module(finder: Any, name: str) -> ModuleType:
+    """The copy of module ``name`` that ``finder`` (a finder of this module, for its
+    prefix) makes (imported once)."""
+    if finder not in sys.meta_path:
+        sys.meta_path.insert(0, finder)
+    finder.tops.add(name.split(".", maxsplit=1)[0])
+    importlib.invalidate_caches()
+    return importlib.import_module(f"{finder.prefix}.{name}")
+
+
 def plain_module(name: str) -> ModuleType:
     """The plain copy of module ``name`` (imported once)."""
-    if _FINDER not in sys.meta_path:
-        sys.meta_path.insert(0, _FINDER)
-    _FINDER.tops.add(name.split(".", maxsplit=1)[0])
-    importlib.invalidate_caches()
-    return importlib.import_module(f"{PREFIX}.{name}")
+    return copy_module(_FINDER, name)
 
 
 def plain_ruleset(ruleset: Any) -> Any:

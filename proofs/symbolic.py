@@ -24,6 +24,12 @@ Soundness of the proxies (nothing is silently made concrete):
 
 A path on which the code raises any other exception is a path whose result is that
 exception (the caller decides: the model raising on a valid input is a disagreement).
+
+State merging: run on the *merged copy* of the model
+(:mod:`tricklaw.proofs.merge_rewrite`), the code asks for fewer truth values: filters,
+conditionals and sums become guarded lists and ``ite`` terms
+(:mod:`tricklaw.proofs.merged`), which fork only where Python's protocols demand a
+concrete answer, through :meth:`Explorer.decide` and :meth:`Explorer.split` as above.
 """
 
 from __future__ import annotations

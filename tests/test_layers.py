@@ -36,6 +36,7 @@ LAYERS = (
     "tricklaw.views:VIEWS",
     "tricklaw.proofs.quantities:TIES",
     "tricklaw.proofs.round_rules:ROUND_RULES",
+    "tricklaw.proofs.scores:SCORES",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 

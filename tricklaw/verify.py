@@ -61,6 +61,7 @@ from tricklaw.model.state import Game, State
 from tricklaw.proofs import (
     edition_diff,
     equivalence,
+    equivalence_score,
     example_constraints,
     example_legality,
     liveness_checks,
@@ -278,6 +279,7 @@ def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) 
 PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("self-check", lambda rs, n, options, ms: [_self_check(rs, n)]),
     ("trick obligations", obligations.trick_results),
+    ("equivalence of play and score", equivalence_score.merged_results),
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),

@@ -29,6 +29,7 @@ from tricklaw.proofs.liveness import LIVENESS
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.quantities import TIES
 from tricklaw.proofs.round_rules import ROUND_RULES
+from tricklaw.proofs.scores import SCORES
 from tricklaw.vectors.profiles import PROFILES
 from tricklaw.views import VIEWS
 
@@ -50,6 +51,7 @@ REGISTRIES = (
     VIEWS,
     TIES,
     ROUND_RULES,
+    SCORES,
 )
 """The layers' registries Tiny joins (the spec folder aside)."""
 
@@ -67,6 +69,7 @@ def register() -> None:
     VIEWS.register(RULESET_ID, VIEW)
     TIES.register(RULESET_ID, encoding.QUANTITIES)
     ROUND_RULES.register(RULESET_ID, ())
+    SCORES.register(RULESET_ID, encoding.TinyScore)
 
 
 def unregister() -> None:

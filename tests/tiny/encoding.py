@@ -13,16 +13,19 @@ Card conservation (:func:`conservation_machine`): the cards are dealt to the han
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
+from typing import Any
 
 import z3
 
+from tricklaw.model.cards import Card
 from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
 
@@ -117,3 +120,27 @@ QUANTITIES: Mapping[str, CardQuantity | PlayerQuantity] = MappingProxyType(
     }
 )
 """The quantities Tiny's clauses pick by (``[[clause.picks]]`` of ``spec/tiny.toml``)."""
+
+
+class TinyScore(ScoreEncoding):
+    """One point for each trick taken (TINY-SCORE-1); the taker of a trick takes its
+    cards, one from each player (TINY-COLLECT-1): the cards taken over the players."""
+
+    ruleset = "tiny"
+
+    def deck_table(self) -> tuple[int, range, str]:
+        """The trick encoding's deck."""
+        return TinyTrick(self.game).deck_table()
+
+    def score(
+        self, pile: Mapping[Card, z3.BoolRef], cards: Mapping[str, CardTerm]
+    ) -> tuple[z3.ArithRef, tuple[str, ...]]:
+        """The number of cards taken, divided by the players."""
+        taken = z3.Sum([z3.If(h, 1, 0) for h in pile.values()])
+        return taken / self.game.players, ("TINY-SCORE-1", "TINY-COLLECT-1")
+
+    def model_score(
+        self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
+    ) -> Any:
+        """The model's ``score``."""
+        return module.score(pile, game.players)

@@ -63,6 +63,12 @@ def playable(hand: Sequence[Card], trick: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(card for card in hand if follows(card, hand, lead))
 
 
+def score(taken: Sequence[Card], players: int) -> int:
+    """One point a trick taken (TINY-SCORE-1): the taker of a trick takes all its cards
+    (TINY-COLLECT-1), so a seat's tricks are its cards over the players."""
+    return len(taken) // players
+
+
 CLAUSES: Mapping[str, str] = MappingProxyType(
     {
         "setup": "TINY-SETUP-1",
@@ -189,11 +195,11 @@ class Tiny(Ruleset[None]):
 
     def round_scores(self, state: State[None]) -> tuple[int, ...]:
         """One point a trick (TINY-SCORE-1)."""
-        return tuple(len(taken) // state.info.game.players for taken in state.taken)
+        return tuple(score(taken, state.info.game.players) for taken in state.taken)
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """One point for each trick the log's results give a seat (TINY-SCORE-1)."""
-        return tuple(len(taken) // game.players for taken in log.taken(game.seats))
+        return tuple(score(taken, game.players) for taken in log.taken(game.seats))
 
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """One deal is a game (TINY-GAME-1)."""
