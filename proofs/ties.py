@@ -27,6 +27,12 @@ Then the pick's ``tie`` says how the text settles it:
 * possible, no ``tie``: a counterexample, a gap no dispute records;
 * impossible: proved; a dispute named for a tie that can never arise fails the
   register check :func:`stale_ties` on a complete run.
+
+An answer that is *trivial* (the key makes a tie impossible by construction, such as
+places in the play order) is reported as such, passing verify only where the quantity
+documents it (:attr:`~tricklaw.proofs.quantities.CardQuantity.hollow`); a trick context
+in which the clause never applies (its premises *vacuous*) decides nothing, and a row
+is vacuous only when every context is.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quant
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FINDING,
+    HOLLOW,
     PROVED,
     UNKNOWN,
     Outcome,
@@ -141,7 +148,6 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
     tie = extreme_tie([z3.BoolVal(True)] * len(values), values, pick.largest)
     tracked = [
         *q.relaxation(game, values),
-        Tracked(clause, z3.BoolVal(True)),
         Tracked("claim:tie", tie),
     ]
 
@@ -150,6 +156,7 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
 
     out = check(tracked, ms, decode)
     out.seconds = time.perf_counter() - start
+    out.clauses = tuple(sorted({*out.clauses, clause}))
     if out.status == COUNTEREXAMPLE and not q.exact:
         out.status = UNKNOWN
         out.detail = "the relaxation allows a tie, but no game of the model showed one"
@@ -239,7 +246,10 @@ def _decide(
             encs = [cls(game, ctx) for ctx in cls.contexts(game)]
             outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
             stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
-            tie = next((o for o in outs if o.status != PROVED), None)
+            # A context where the clause never applies (vacuous) decides nothing: the
+            # answer is that of the others, hollow only when every context is.
+            decided = [o for o in outs if o.status not in HOLLOW] or outs[:1]
+            tie = next((o for o in decided if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
             if tie is None:
                 core = tuple(sorted({c for o in outs for c in o.clauses}))
@@ -284,6 +294,7 @@ def tie_results(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
             v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
+            hollow = q.hollow if isinstance(q, CardQuantity) and v.status in HOLLOW else ""
             out.append(
                 Result(
                     name,
@@ -297,6 +308,7 @@ def tie_results(
                     v.witness,
                     v.machine,
                     v.dispute,
+                    hollow,
                 )
             )
     return out
