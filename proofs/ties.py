@@ -19,8 +19,8 @@ decides whether a tie is possible:
 
 Then the pick's ``tie`` says how the text settles it:
 
-* possible, ``tie`` a clause of the text: proved (the text breaks the tie; the trick
-  obligation ``tie-rule`` checks the encoding does as it says);
+* possible, ``tie`` a clause of the text: *pass*, with the witness (the text breaks the
+  tie; the trick obligation ``tie-rule`` proves the encoding does as it says);
 * possible, ``tie`` a dispute: a *finding* of machine ``tie`` with that dispute, provided
   the dispute has readings and a default, and, when the model makes the pick, an option
   of the model (else a counterexample);
@@ -54,6 +54,7 @@ from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FINDING,
     HOLLOW,
+    PASS,
     PROVED,
     UNKNOWN,
     Outcome,
@@ -156,7 +157,6 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
 
     out = check(tracked, ms, decode)
     out.seconds = time.perf_counter() - start
-    out.clauses = tuple(sorted({*out.clauses, clause}))
     if out.status == COUNTEREXAMPLE and not q.exact:
         out.status = UNKNOWN
         out.detail = "the relaxation allows a tie, but no game of the model showed one"
@@ -194,7 +194,9 @@ def _verdict(
                 "to break it, but the trick encoding states no such rule"
             )
             return out
-        out.status = PROVED
+        # A tie is possible (Z3's witness) and the text names its rule: a check that
+        # passed, not a proof (tie-rule proves the encoding breaks it as written).
+        out.status = PASS
         out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
         return out
     dispute = disputes[pick.tie]

@@ -19,7 +19,7 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
 from tricklaw.proofs import game_end, liveness, liveness_checks, play_lemma
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Tracked
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, VACUOUS, Tracked
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -150,8 +150,9 @@ def test_vacuous_premises_are_reported() -> None:
     assert empty == ["the guard of 'a card played'"]
     nothing = dataclasses.replace(p, invariant=lambda v: z3.BoolVal(False))
     assert "the invariant (round under way)" in liveness.premises_live(nothing, TIMEOUT)
-    # ... and the induction over an empty invariant proves every step: hence the check.
-    assert all(liveness.step(nothing, s, TIMEOUT).status == PROVED for s in nothing.steps)
+    # ... and the induction over an empty invariant holds of nothing: the solver's own
+    # check reports each step vacuous, never proved.
+    assert all(liveness.step(nothing, s, TIMEOUT).status == VACUOUS for s in nothing.steps)
 
 
 class _MustFollowOnly(tiny.encoding.TinyPlay):  # type: ignore[misc,name-defined]
