@@ -15,7 +15,8 @@ decides whether a tie is possible:
   (:func:`tricklaw.model.agents.random_states`, so ``tricklaw play`` with the same seed
   replays it) until one shows two players sharing the extreme; failing that, in Z3 over
   the quantity's sound relaxation: ``unsat`` proves no tie can arise; ``sat`` is a witness
-  only for an ``exact`` relaxation, else the answer is ``unknown`` (never a proof).
+  only for an ``exact`` relaxation, else the answer is undecided, a ``fail`` (never a
+  proof; ``unknown`` is kept for the solver's own).
 
 Then the pick's ``tie`` says how the text settles it:
 
@@ -52,11 +53,11 @@ from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quantity
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
+    FAIL,
     FINDING,
     HOLLOW,
     PASS,
     PROVED,
-    UNKNOWN,
     Outcome,
     Tracked,
     check,
@@ -134,7 +135,7 @@ def witness_game(game: Game, q: PlayerQuantity, largest: bool) -> dict[str, Any]
 def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) -> Outcome:
     """Whether the players can tie for ``pick``'s extreme of ``q``: a witness game (or, for
     an exact relaxation, a Z3 model) gives ``counterexample``; an unsatisfiable relaxation
-    ``proved``; a satisfiable relaxation with no witness ``unknown``."""
+    ``proved``; a satisfiable relaxation with no witness ``fail`` (undecided)."""
     start = time.perf_counter()
     found = witness_game(game, q, pick.largest) if q.modelled else None
     if found is not None:
@@ -158,8 +159,8 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
     out = check(tracked, ms, decode)
     out.seconds = time.perf_counter() - start
     if out.status == COUNTEREXAMPLE and not q.exact:
-        out.status = UNKNOWN
-        out.detail = "the relaxation allows a tie, but no game of the model showed one"
+        out.status = FAIL  # undecided by the method, not a solver's unknown
+        out.detail = "undecided: the relaxation allows a tie, but no game of the model showed one"
     return out
 
 

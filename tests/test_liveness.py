@@ -19,7 +19,14 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
 from tricklaw.proofs import game_end, liveness, liveness_checks, play_lemma
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, VACUOUS, Tracked
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    FAIL,
+    FINDING,
+    PROVED,
+    VACUOUS,
+    Tracked,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -262,11 +269,12 @@ def test_a_tampered_cycle_does_not_replay() -> None:
 
 def test_a_target_every_round_approaches_is_not_called_endless(registered: None) -> None:
     # Tiny gives a point a trick, so every round someone scores: no endless cycle exists,
-    # and the search must say it found none (unknown), never "finding" nor "proved".
+    # and the search must say it found none (a fail: undecided by the search, and not a
+    # solver's unknown), never "finding" nor "proved".
     game = tiny.TINY.make_game(2)
     ending = game_end.Ending("TINY-GAME-1", lambda r, t: z3.Or(*[x >= 10 for x in t]), None)
     out = game_end.endless(game, ending, 2)
-    assert out.status == UNKNOWN
+    assert out.status == FAIL
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS.ids()))

@@ -87,13 +87,11 @@ def bound_result(
             f"proved bound {bound.value}, but the model's round on the plan built from the "
             f"relaxation's optimum scores {witness.score}: model and relaxation disagree"
         )
-    elif witness.score == bound.value:
+    else:
         status = PROVED
         detail = (
             f"{word} round score of seat 0 is {bound.value}: bound proved, witness replays to it"
         )
-    else:
-        status, detail = UNKNOWN, f"proved bound {bound.value}, {best}"
     if bound.value is not None:
         data = {**data, "bound": bound.value}
     return Result(
