@@ -63,8 +63,12 @@ def coverage(enc: TrickEncoding, timeout_ms: int) -> Outcome:
 
 
 def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
-    """Each pair of text cases: disjoint (proved), or overlapping (finding / counterexample)."""
+    """Each pair of text cases: disjoint (proved), or overlapping (finding / counterexample).
+
+    A pair with a case that no trick of the deck matches is disjoint only vacuously: it is
+    reported *vacuous* (such as Hund's trump case before any suit is trump)."""
     cases = enc.text_cases()
+    dead = {c.clause for c in cases if _never_applies(enc, c.guard, timeout_ms)}
     results = []
     for a, b in itertools.combinations(cases, 2):
         out = check(
@@ -72,6 +76,10 @@ def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
             timeout_ms,
             enc.decode,
         )
+        never = [c for c in (a.clause, b.clause) if c in dead]
+        if out.status == PROVED and never:
+            out.status = VACUOUS
+            out.detail = f"{never[0]} applies to no trick of the deck here: disjoint vacuously"
         recorded = enc.recorded().get(frozenset({a.clause, b.clause}))
         if out.status == COUNTEREXAMPLE:
             if recorded:
@@ -81,6 +89,14 @@ def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
                 out.detail = "the two cases overlap and no dispute records it"
         results.append((f"{a.clause} / {b.clause}", out))
     return results
+
+
+def _never_applies(enc: TrickEncoding, guard: z3.BoolRef, timeout_ms: int) -> bool:
+    """Whether no trick of the deck matches ``guard`` (Z3 answers unsat)."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*[t.formula for t in enc.domain()], guard)
+    return bool(solver.check() == z3.unsat)
 
 
 def outcome_values(enc: TrickEncoding) -> Iterator[dict[str, int]]:

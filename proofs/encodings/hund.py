@@ -89,6 +89,8 @@ class HundTrick(TrickEncoding):
         "cover every trick by their form",
         "tie-rule": "each suit holds each value once (HUND-FACT-1), and only cards of one suit "
         "compete: no tie can arise (ties-possible shows it)",
+        "overlap": "before any suit is trump (the context with no trump and no designation), "
+        "the trump case HUND-TRICK-1 applies to no trick",
     }
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
