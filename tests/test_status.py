@@ -255,3 +255,17 @@ def test_every_status_is_documented_in_the_readme_and_the_docs() -> None:
     intro = (ROOT / "docs" / "intro.md").read_text("utf-8")
     for status in STATUSES:
         assert f"- `{status}`:" in readme and f"- `{status}`:" in intro, status
+
+
+@clause("HUND-TRICK-1", "HUND-TRICK-2")
+def test_cases_disjoint_only_because_one_never_applies_are_vacuous() -> None:
+    """Before any suit is trump, Hund's trump case matches no trick: its pair with the lead
+    case is disjoint vacuously, not proved; with a trump suit it is a real proof."""
+    hund = get_ruleset("hund").make_game(3)
+    cls = ENCODINGS["hund"]
+    contexts = cls.contexts(hund)
+    (_, none), = trick_obligations.overlaps(cls(hund, contexts[0]), 5000)
+    assert none.status == VACUOUS and "HUND-TRICK-1" in none.detail
+    trump = next(c for c in contexts if c.get("trump") is not None)
+    (_, real), = trick_obligations.overlaps(cls(hund, trump), 5000)
+    assert real.status == PROVED
