@@ -28,6 +28,7 @@ exception (the caller decides: the model raising on a valid input is a disagreem
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -135,16 +136,28 @@ class Explorer:
     Concolic bookkeeping: each run carries a concrete input satisfying the domain and
     its path condition so far. At a fork the branch that input takes is feasible
     without asking Z3; only the other branch is checked, and when it is feasible Z3's
-    model is kept as the concrete input of that branch's later run."""
+    model is kept as the concrete input of that branch's later run.
+
+    A condition already decided on the run (the same term, or its negation; ``a == b``
+    for a fact ``a != b``) is not a new
+    fork: its value is the one decided (the path condition implies it), so code that
+    tests one condition twice does not double its paths. ``facts`` are conditions true
+    on the whole domain (two cards of a trick differ): Z3 proves once that the domain
+    implies them (else they are not used), and then they are decided on every run
+    without a fork."""
 
     def __init__(
-        self, domain: Sequence[z3.BoolRef], inputs: Sequence[str], max_paths: int = 50_000
+        self,
+        domain: Sequence[z3.BoolRef],
+        inputs: Sequence[str],
+        max_paths: int = 50_000,
+        facts: Sequence[Term] = (),
     ) -> None:
         self.domain = list(domain)
         self.inputs = list(inputs)
         """The names of the integer variables the symbolic inputs are built from."""
         self.max_paths = max_paths
-        self._solver = z3.Solver()
+        self._solver = z3.SolverFor("QF_LIA")
         self._solver.add(*self.domain)
         self._prefix: list[Step] = []
         self._trace: list[Step] = []
@@ -152,6 +165,10 @@ class Explorer:
         self._scoped: list[Term] = []
         self._env: dict[str, int] = {}
         self._pending: list[tuple[list[Step], dict[str, int]]] = []
+        self._decided: dict[Term, bool] = {}
+        self._variables = [to_z3(("v", n)) for n in self.inputs]
+        self._facts = list(facts)
+        self._known: dict[Term, bool] = {}
         self.checks = 0
 
     # --- the forks ------------------------------------------------------------------
@@ -169,14 +186,9 @@ class Explorer:
         env = None
         if answer == z3.sat:
             model = self._solver.model()
-            env = {d.name(): model[d] for d in model.decls()}
             env = {
-                n: (
-                    env[n].as_long()
-                    if n in env
-                    else model.eval(to_z3(("v", n)), model_completion=True).as_long()
-                )
-                for n in self.inputs
+                n: model.eval(x, model_completion=True).as_long()
+                for n, x in zip(self.inputs, self._variables, strict=True)
             }
         reason = self._solver.reason_unknown() if answer == z3.unknown else ""
         self._solver.pop()
@@ -191,6 +203,8 @@ class Explorer:
         self._trace.append(step)
         self._conds.append(cond)
         chosen = cond if step.taken else make("not", cond)
+        self._decided[cond] = step.taken
+        self._decided[make("not", cond)] = not step.taken
         if position < len(self._scoped) and self._scoped[position] == chosen:
             return
         if position < len(self._scoped):
@@ -204,6 +218,9 @@ class Explorer:
         """The truth value of ``cond`` on this path, forking when both are feasible."""
         if cond[0] == "k":
             return bool(cond[1])
+        known = self._decided.get(cond)
+        if known is not None:
+            return known
         position = len(self._trace)
         if position < len(self._prefix):
             step = self._prefix[position]
@@ -240,6 +257,8 @@ class Explorer:
         """Every path of ``run`` (which builds its symbolic inputs and calls the code)."""
         out = Exploration()
         start = time.perf_counter()
+        if self._facts:
+            self._known = self._proved_facts()
         first = self._other_side(TRUE)
         self._pending = [] if first is None else [([], first)]
         while self._pending:
@@ -247,7 +266,7 @@ class Explorer:
                 out.complete = False
                 break
             self._prefix, self._env = self._pending.pop()
-            self._trace, self._conds = [], []
+            self._trace, self._conds, self._decided = [], [], dict(self._known)
             _ACTIVE.append(self)
             try:
                 result = run()
@@ -262,12 +281,41 @@ class Explorer:
         if self._scoped:
             self._solver.pop(len(self._scoped))
             self._scoped = []
+        forget_symbolic_keys()
         out.checks = self.checks
         out.seconds = time.perf_counter() - start
         return out
 
+    def _proved_facts(self) -> dict[Term, bool]:
+        """The facts (and their negations) as decided conditions, when the domain implies
+        them all (one Z3 check); else none."""
+        self.checks += 1
+        claim = z3.Not(z3.And(*[to_z3(f) for f in self._facts]))
+        if self._solver.check(claim) != z3.unsat:
+            return {}
+        known = {f: True for f in self._facts}
+        known.update({make("not", f): False for f in self._facts})
+        known.update({("==", *f[1:]): False for f in self._facts if f[0] == "!="})
+        return known
+
     def _steps(self) -> tuple[tuple[Term, bool], ...]:
         return tuple((c, s.taken) for c, s in zip(self._conds, self._trace, strict=True))
+
+
+def forget_symbolic_keys() -> None:
+    """Empty every ``functools`` cache of the model's packages (``tricklaw`` and the plain
+    copy of :mod:`tricklaw.proofs.plain`): the explored code may have called a cached
+    helper with a :class:`Sym`, whose key would stay in the cache, and a later concrete
+    call with an equal hash would compare with it outside any exploration."""
+    for name, module in list(sys.modules.items()):
+        if "tricklaw" not in name.split(".")[0]:
+            continue
+        for value in list(vars(module).values()):
+            members = vars(value).values() if isinstance(value, type) else (value,)
+            for member in members:
+                clear = getattr(member, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
 _ACTIVE: list[Explorer] = []

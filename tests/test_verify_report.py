@@ -105,6 +105,20 @@ def test_every_ruleset_and_player_count_has_every_obligation(verify_run: Any) ->
             assert not missing, f"{ruleset_id} with {players} players lacks {sorted(missing)}"
 
 
+def test_the_model_equals_the_clauses_on_every_trick_of_every_table(verify_run: Any) -> None:
+    """Issue 13's model = clauses for the trick judge: proved (not sampled, not over a
+    path budget) for every ruleset, player count and reading, with the paths counted."""
+    _, report = verify_run
+    rows = [r for r in report["results"] if r["obligation"] == "equivalence-trick"]
+    tables = {(r["ruleset"], r["players"]) for r in rows}
+    assert tables == {(rid, str(n)) for rid, rs in RULESETS.items() for n in rs.player_counts}
+    not_proved = [(r["ruleset"], r["players"], r["reading"], r["detail"]) for r in rows]
+    assert all(r["status"] == "proved" for r in rows), [
+        row for row, r in zip(not_proved, rows, strict=True) if r["status"] != "proved"
+    ]
+    assert all(" paths" in r["detail"] for r in rows)
+
+
 def test_every_finding_is_a_recorded_dispute_with_a_witness(verify_run: Any) -> None:
     _, report = verify_run
     for row in report["results"]:

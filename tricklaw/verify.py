@@ -296,7 +296,6 @@ def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) 
 PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("self-check", lambda rs, n, options, ms: [_self_check(rs, n)]),
     ("trick obligations", obligations.trick_results),
-    ("equivalence", equivalence.equivalence_results),
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
@@ -306,13 +305,49 @@ add a step."""
 
 
 @dataclass(frozen=True)
+class PartedStep:
+    """A step for each ruleset and player count that is split into independent parts
+    (one :class:`Unit` each), so that the largest tables' work spreads over the workers:
+    ``parts(ruleset, fixed readings)`` is the number of parts, and ``run`` is a
+    :data:`Step` with the part's index last."""
+
+    name: str
+    parts: Callable[[Ruleset[Any], Mapping[str, str]], int]
+    run: Callable[[Ruleset[Any], int, Mapping[str, str], int, int], list[Result]]
+
+
+PARTED_STEPS: tuple[PartedStep, ...] = (
+    PartedStep(
+        "equivalence",
+        lambda rs, options: len(equivalence.reading_parts(rs, options)),
+        lambda rs, n, options, ms, part: equivalence.equivalence_results(
+            rs, n, options, ms, part=part
+        ),
+    ),
+)
+"""The steps run part by part, after :data:`PLAYER_STEPS` (the model = clauses proofs:
+one part per combination of readings)."""
+
+
+@dataclass(frozen=True)
 class Unit:
     """The work of one process: a ruleset's own checks (``players`` None), the
-    :data:`PLAYER_STEPS` of a ruleset at one player count, or (``ruleset`` empty) the
+    :data:`PLAYER_STEPS` of a ruleset at one player count, one part of a
+    :data:`PARTED_STEPS` step there (``step``, ``part``), or (``ruleset`` empty) the
     edition diff of every family among the rulesets in scope."""
 
     ruleset: str
     players: int | None
+    step: str = ""
+    part: int = 0
+
+    @property
+    def weight(self) -> int:
+        """A rough, fixed order of cost (work grows steeply with the table): the
+        workers start the heaviest units first."""
+        players = self.players or 0
+        weight: int = 8**players * (4 if self.step else 1)
+        return weight
 
 
 EDITIONS = Unit("", None)
@@ -324,8 +359,21 @@ def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
     out = []
     for ruleset in rulesets:
         out.append(Unit(ruleset.id, None))
-        out += [Unit(ruleset.id, n) for n in ruleset.player_counts if scope.players in (None, n)]
+        options = _fixed(scope, ruleset)
+        for n in ruleset.player_counts:
+            if scope.players not in (None, n):
+                continue
+            out.append(Unit(ruleset.id, n))
+            for step in PARTED_STEPS:
+                out += [
+                    Unit(ruleset.id, n, step.name, k) for k in range(step.parts(ruleset, options))
+                ]
     return [EDITIONS, *out]
+
+
+def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
+    """The readings ``scope`` fixes that are options of ``ruleset``."""
+    return {k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}}
 
 
 def _ruleset_checks(
@@ -362,10 +410,14 @@ def _run_unit(
                 results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
             return results, recorder.entries if recorder else []
         ruleset = get_ruleset(unit.ruleset)
-        options = {
-            k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}
-        }
-        if unit.players is None:
+        options = _fixed(scope, ruleset)
+        if unit.step:
+            parted = next(s for s in PARTED_STEPS if s.name == unit.step)
+            progress(f"{ruleset.id} {unit.players}p: {parted.name} part {unit.part + 1}")
+            with labelled(obligation=parted.name):
+                assert unit.players is not None
+                results = parted.run(ruleset, unit.players, options, scope.timeout_ms, unit.part)
+        elif unit.players is None:
             progress(f"{ruleset.id}: registry, worked examples, ties")
             results = _ruleset_checks(scope, ruleset, options)
         else:
@@ -396,10 +448,11 @@ def _run_units(
         initializer=scope.setup,
         max_tasks_per_child=1,
     ) as pool:
-        futures = [pool.submit(_run_unit, scope, unit) for unit in units]
+        heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
+        futures = {unit: pool.submit(_run_unit, scope, unit) for unit in heaviest}
         out = []
-        for unit, future in zip(units, futures, strict=True):
-            out.append(future.result())
+        for unit in units:
+            out.append(futures[unit].result())
             progress(f"{unit.ruleset} {unit.players or ''}: done")
         return out
 

@@ -26,13 +26,15 @@ played to a trick, and the trick taken whole by its winner (HUND-COLLECT-1).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 import z3
 
+from tricklaw.model.cards import Card
 from tricklaw.model.state import Game, RoundLog, State
+from tricklaw.model.trick import TrickResult
 from tricklaw.proofs.conservation import MACHINES, Machine, plays, seat_places, takes
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.game_end import Ending
@@ -66,7 +68,7 @@ from tricklaw.proofs.quantities import (
     per_round,
 )
 from tricklaw.proofs.solver import Tracked
-from tricklaw.proofs.tricks import Case, TrickEncoding
+from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
 
 SUITS = 5
 """Five suits (HUND-FACT-1)."""
@@ -77,6 +79,14 @@ MORE_CARDS = MappingProxyType({2: 9, 3: 9, 4: 12, 5: 15})
 """players -> cards per suit with "Use more cards: 9/9/12/15" (004 line 41, HUND-OPT-1)."""
 DESIGNATIONS = (1, 2, 3, 4, 5)
 """The normal designation cards, "1-5" (004 line 43, HUND-DESIG-1)."""
+
+
+class _InContext(Protocol):
+    """The Hund model's trick rule without the naming of powers."""
+
+    def trick_in_context(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> tuple[TrickResult, tuple[int, ...]]: ...
 
 
 class HundTrick(TrickEncoding):
@@ -181,6 +191,14 @@ class HundTrick(TrickEncoding):
             ),
         ]
         return out
+
+    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
+        """The model's winner from the rule part of its ``judge_trick``
+        (:meth:`~tricklaw.model.rulesets.hund.ruleset.Hund.trick_in_context`: the same
+        code without naming the powers in the result's facts)."""
+        ruleset = cast(_InContext, self.game.ruleset)
+        result, _ = ruleset.trick_in_context(self.game, cards, self.model_context())
+        return {"winner": NOBODY if result.winner is None else result.winner}
 
     def model_context(self) -> dict[str, str]:
         """The same context in the model's terms: ``powers`` (the trump suit's letter)

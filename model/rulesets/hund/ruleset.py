@@ -351,9 +351,29 @@ class Hund(Ruleset[Powers]):
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
     ) -> TrickResult:
         """A trick on its own: ``context`` gives the powers held before it (``powers``)
-        and the round's ``designation`` or ``sets``; matching cards in the trick assign
-        powers as they fall, then :func:`~tricklaw.model.rulesets.hund.rules.judge` decides under
-        ``trump-timing``."""
+        and the round's ``designation`` or ``sets``; :meth:`trick_in_context` decides
+        it, and the result's facts name the powers held after it."""
+        result, holders = self.trick_in_context(game, cards, context)
+        assigned = ", ".join(f"{POWERS[i]}={self.palette.name(s)}" for i, s in enumerate(holders))
+        return TrickResult(
+            result.cards,
+            result.winner,
+            result.taken,
+            result.aside,
+            result.clauses,
+            (*result.facts, ("powers", assigned or "none")),
+        )
+
+    def trick_in_context(
+        self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
+    ) -> tuple[TrickResult, tuple[int, ...]]:
+        """The rule part of :meth:`judge_trick`: matching cards in the trick assign powers
+        as they fall (HUND-DESIG-1/2), then
+        :func:`~tricklaw.model.rulesets.hund.rules.judge` decides under ``trump-timing``
+        (HUND-TRICK-1/2, HUND-D-TRUMPTIMING). Returns the result and the suit holding
+        each power after the trick, in power order. (The trick equivalence proof runs
+        this, not the naming of the powers: naming a symbolic suit would split every
+        path five ways.)"""
         rules: Rules = rules_of(game)
         ctx = dict(context or {})
         try:
@@ -377,18 +397,7 @@ class Hund(Ruleset[Powers]):
                 else:
                     powers = powers._replace(holders=new)
         trump, start = trump_window(powers, 0, rules.trump_timing, len(cards))
-        result = judge(cards, trump, start)
-        assigned = ", ".join(
-            f"{POWERS[i]}={self.palette.name(s)}" for i, s in enumerate(powers.holders)
-        )
-        return TrickResult(
-            result.cards,
-            result.winner,
-            result.taken,
-            result.aside,
-            result.clauses,
-            (*result.facts, ("powers", assigned or "none")),
-        )
+        return judge(cards, trump, start), powers.holders
 
     def observation(self, state: State[Powers], seat: int) -> dict[str, Any]:
         """``seat``'s view: its hand, the trick, the powers so far, the virtual player's
