@@ -31,7 +31,7 @@ import z3
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Deal, DealSource, Game, Phase, State
-from tricklaw.proofs.solver import FINDING, UNKNOWN, Outcome, Tracked, check
+from tricklaw.proofs.solver import FAIL, FINDING, Outcome, Tracked, check
 from tricklaw.spec.errors import TricklawError
 
 SAMPLE_TOTALS = (0, 1, -1, 10_000, -10_000)
@@ -140,8 +140,9 @@ def quiet_round(state: State[Any], rng: SplitMix64) -> tuple[State[Any], list[in
 
 def endless(game: Game, ending: Ending, period: int) -> Outcome:
     """A cycle of ``period`` rounds in which no player scores above zero, replayed by the
-    model over two cycles (a finding of ``ending.dispute``), or UNKNOWN when the search
-    finds none."""
+    model over two cycles (a finding of ``ending.dispute``), or ``fail`` when the search
+    finds none (undecided by an incomplete search: not a solver's unknown, and never
+    proved)."""
     start = time.perf_counter()
     players = game.players
     deals: list[Deal] = []
@@ -157,7 +158,7 @@ def endless(game: Game, ending: Ending, period: int) -> Outcome:
                 break
         if found is None:
             return Outcome(
-                UNKNOWN,
+                FAIL,
                 time.perf_counter() - start,
                 (ending.clause,),
                 detail=f"no reading fixes the rounds, and no round {index + 1} without a "

@@ -29,13 +29,16 @@ from tricklaw.proofs import conservation, trick_obligations
 from tricklaw.proofs.combinations import with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.recorder import labelled
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.solver import FINDING, PASS, PROVED, Outcome
+from tricklaw.proofs.statuses import BAD, HOLLOW, ORDER, TRIVIAL
 from tricklaw.proofs.tricks import TrickEncoding
 
 SAMPLE_SIZE = 60
 """Tricks compared in the sampled agreement check (a second line: the proof over every
 trick is ``equivalence-trick``, :mod:`tricklaw.proofs.equivalence`)."""
-STATUS_ORDER = (PROVED, "pass", FINDING, UNKNOWN, COUNTEREXAMPLE, "fail")
+STATUS_ORDER = ORDER
+"""The statuses from the least to the most serious (see
+:data:`~tricklaw.proofs.statuses.STATUSES`)."""
 
 
 @dataclass
@@ -55,6 +58,16 @@ class Result:
     """For a *finding*: the detector that found it (one of :data:`~tricklaw.spec.DETECTORS`)."""
     dispute: str = ""
     """For a *finding*: the id of the recorded dispute it is."""
+    expected: str = ""
+    """For a *vacuous* or *trivial* row: why that is expected (the documentation in the
+    ruleset's encoding, :attr:`~tricklaw.proofs.tricks.TrickEncoding.hollow`); such a
+    row without it fails verify."""
+
+
+def fails(result: Result) -> bool:
+    """Whether ``result`` fails verify: a failed check, a counterexample, an unknown,
+    or a vacuous or trivial row not documented as expected."""
+    return result.status in BAD or (result.status in HOLLOW and not result.expected)
 
 
 def worst(statuses: list[str]) -> str:
@@ -69,6 +82,7 @@ def _label(readings: Mapping[str, Any], context: Mapping[str, Any]) -> str:
 
 
 def _result(name: str, enc: TrickEncoding, label: str, out: Outcome) -> Result:
+    expected = enc.hollow.get(name, "") if out.status in HOLLOW else ""
     return Result(
         name,
         enc.game.ruleset.id,
@@ -81,6 +95,7 @@ def _result(name: str, enc: TrickEncoding, label: str, out: Outcome) -> Result:
         out.witness,
         out.machine,
         out.dispute,
+        expected,
     )
 
 
@@ -120,7 +135,7 @@ def trick_results(
                     out.append(_result(name, enc, label, obligation(enc, timeout_ms)))
             with labelled(obligation="overlap", reading=label):
                 pairs = trick_obligations.overlaps(enc, timeout_ms)
-            statuses = [o.status for _, o in pairs] or [PROVED]
+            statuses = [o.status for _, o in pairs] or [TRIVIAL]
             notes = [
                 f"{name}: {o.detail} {o.witness.get('trick', '')}"
                 for name, o in pairs
@@ -135,16 +150,19 @@ def trick_results(
                     worst(statuses),
                     sum(o.seconds for _, o in pairs),
                     tuple(sorted({c for _, o in pairs for c in o.clauses if ":" not in c})),
-                    "; ".join(notes) or f"{len(pairs)} pairs of cases disjoint",
+                    "; ".join(notes)
+                    or (f"{len(pairs)} pairs of cases disjoint" if pairs else "one text case"),
                     next((o.witness for _, o in pairs if o.status != PROVED), {}),
                     next((o.machine for _, o in pairs if o.status == FINDING), ""),
                     ",".join(dict.fromkeys(o.dispute for _, o in pairs if o.status == FINDING)),
+                    enc.hollow.get("overlap", "") if worst(statuses) in HOLLOW else "",
                 )
             )
             cases, how = _agreement_cases(enc, seed=players * 1000 + len(out))
             with labelled(obligation="agreement", reading=label):
                 agree, _ = trick_obligations.agreement(enc, cases, timeout_ms)
-            agree.detail = f"{agree.detail}; {how}" if agree.status == PROVED else agree.detail
+            if agree.status == PROVED:  # a sample is a check, not a proof
+                agree.status, agree.detail = PASS, f"{agree.detail}; {how}"
             out.append(_result("agreement", enc, label, agree))
     return out
 

@@ -85,6 +85,15 @@ class CardQuantity:
     """What they are compared by, one term per card played."""
     applies: Callable[[TrickEncoding], z3.BoolRef] = always
     """When the clause makes the pick (its case of the trick rule)."""
+    hollow: str = ""
+    """Why "no tie" is expected to be *trivial* for this quantity (true by construction,
+    such as distinct places in the play order): the documentation that lets such a row
+    pass verify (see :data:`~tricklaw.proofs.statuses.STATUSES`)."""
+
+
+PLAY_ORDER_DISTINCT = "two cards never share a place in the play order: no tie, by construction"
+"""The documented reason a pick by the first or last played (:func:`play_order`) can
+never tie."""
 
 
 def no_constraint(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:

@@ -11,6 +11,19 @@ assertions, so that
 * ``unknown`` (a time-out or an incomplete theory) is reported as
   **unknown**, never as proved.
 
+An ``unsat`` answer is a proof only when it says something about the rules. The
+assertions named ``claim:...`` state the (negated) claim; the others are its
+*premises*. After ``unsat``, :func:`check` asks two more questions (see
+:func:`classify`):
+
+* are the premises satisfiable on their own? If not, the claim holds of nothing
+  (every claim follows from false premises): **vacuous**;
+* is the claim unsatisfiable on its own (an unsat core of the claim alone)? Then it
+  is true by construction, whatever the clauses say: **trivial**.
+
+Only an ``unsat`` that is neither is **proved**. The statuses and what they mean are
+listed once, in :data:`~tricklaw.proofs.statuses.STATUSES`.
+
 Each tracked assertion is named ``CLAUSE-ID`` or ``CLAUSE-ID#k`` when one
 clause contributes several; the core is reported as the set of clause ids.
 """
@@ -26,12 +39,46 @@ from typing import Any
 import z3
 
 from tricklaw.proofs.recorder import record
+from tricklaw.proofs.statuses import (
+    COUNTEREXAMPLE,
+    FAIL,
+    FINDING,
+    HOLLOW,
+    INFO,
+    PASS,
+    PROVED,
+    STATUSES,
+    TRIVIAL,
+    UNKNOWN,
+    VACUOUS,
+)
 
-PROVED = "proved"
-COUNTEREXAMPLE = "counterexample"
-UNKNOWN = "unknown"
-FINDING = "finding"
-"""A counterexample the project expects: a recorded dispute, reported with its witness."""
+__all__ = [
+    "COUNTEREXAMPLE",
+    "FAIL",
+    "FINDING",
+    "HOLLOW",
+    "INFO",
+    "PASS",
+    "PROVED",
+    "STATUSES",
+    "TRIVIAL",
+    "UNKNOWN",
+    "VACUOUS",
+    "Outcome",
+    "Tracked",
+    "check",
+    "classify",
+    "exactly_one",
+    "fresh_context",
+    "is_claim",
+    "labelled",
+    "optimum",
+]
+
+def is_claim(name: str) -> bool:
+    """Whether a tracked assertion's name marks it as (part of) the negated claim."""
+    return name.startswith("claim:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +131,63 @@ def labelled(assertions: Iterable[Tracked]) -> list[tuple[str, Tracked]]:
     return out
 
 
+def _satisfiable(named: Sequence[tuple[str, z3.BoolRef]], timeout_ms: int) -> z3.CheckSatResult:
+    """Z3's answer on ``named``. (Not recorded for ``verify --smt2``: the export holds the
+    obligations themselves; these side queries are mostly ``sat``, on which a second
+    solver needs a model, and cvc5 finds none in time for the conservation premises.)"""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*[f for _, f in named])
+    return solver.check()
+
+
+def classify(
+    assertions: Sequence[Tracked], timeout_ms: int, claim_alone: bool = True
+) -> tuple[str, str]:
+    """For a set of assertions already found unsatisfiable: (PROVED, "") when the
+    premises (the assertions not named ``claim:...``) are satisfiable and the claim is
+    not unsatisfiable on its own; else (VACUOUS or TRIVIAL, why); (UNKNOWN, why) when
+    either check does not answer in time. A set with no claim (a question about the
+    premises themselves, such as two cases being disjoint) is PROVED as it stands.
+
+    ``claim_alone=False`` skips the second test, for a claim that states the rule itself
+    (such as "no outcome fits the rule"): that it holds without the other assertions is a
+    theorem about the rule, not a claim true by construction."""
+    named = labelled(assertions)
+    claims = [(label, a.formula) for label, a in named if is_claim(a.clause)]
+    premises = [(label, a.formula) for label, a in named if not is_claim(a.clause)]
+    if not claims:
+        return PROVED, ""
+    answer = _satisfiable(premises, timeout_ms)
+    if answer == z3.unsat:
+        return VACUOUS, "the premises alone are unsatisfiable: the claim holds of nothing"
+    if answer == z3.unknown:
+        return UNKNOWN, "whether the premises are satisfiable: unknown"
+    if not claim_alone:
+        return PROVED, ""
+    answer = _satisfiable(claims, timeout_ms)
+    if answer == z3.unsat:
+        return TRIVIAL, "the claim alone is unsatisfiable: true whatever the clauses say"
+    if answer == z3.unknown:
+        return UNKNOWN, "whether the claim holds on its own: unknown"
+    return PROVED, ""
+
+
 def check(
     assertions: Iterable[Tracked],
     timeout_ms: int,
     decode: Callable[[z3.ModelRef], dict[str, Any]] | None = None,
+    hollow: bool = True,
+    claim_alone: bool = True,
 ) -> Outcome:
     """Check that ``assertions`` are unsatisfiable: proved (with the core's clause
-    ids), counterexample (with ``decode(model)`` as witness), or unknown."""
+    ids), counterexample (with ``decode(model)`` as witness), or unknown.
+
+    An ``unsat`` is then classified (:func:`classify`; ``hollow=False`` skips this for a
+    caller's inner queries, such as the steps that make a core minimal): vacuous or
+    trivial rather than proved when it says nothing about the rules (``claim_alone``: see
+    :func:`classify`)."""
+    assertions = list(assertions)
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     named = labelled(assertions)
@@ -104,7 +201,9 @@ def check(
     record([(label, item.formula) for label, item in named], answer)
     if answer == z3.unsat:
         core = sorted({names[str(b)] for b in solver.unsat_core()})
-        return Outcome(PROVED, seconds, tuple(core))
+        status, why = classify(assertions, timeout_ms, claim_alone) if hollow else (PROVED, "")
+        seconds = time.perf_counter() - start
+        return Outcome(status, seconds, tuple(core), detail=why)
     if answer == z3.sat:
         witness = decode(solver.model()) if decode else {}
         return Outcome(COUNTEREXAMPLE, seconds, tuple(sorted(counts)), witness)
@@ -118,8 +217,9 @@ def optimum(
     timeout_ms: int,
 ) -> tuple[str, int | None, z3.ModelRef | None]:
     """The exact optimum of ``objective`` under ``assertions``: (PROVED, value, a model
-    reaching it) when every check answers within ``timeout_ms`` in all, else (UNKNOWN,
-    None, None).
+    reaching it) when every check answers within ``timeout_ms`` in all; (VACUOUS, None,
+    None) when the assertions are unsatisfiable (there is nothing to optimise); else
+    (UNKNOWN, None, None).
 
     A search by satisfiability checks: any model gives a first value; steps beyond the
     best value found, doubling, until one is unsatisfiable; then bisection. (This
@@ -162,7 +262,7 @@ def optimum(
     try:
         best_model = reaching(None)
         if best_model is None:
-            return UNKNOWN, None, None
+            return VACUOUS, None, None
         best, step, beyond = value(best_model), 1, None
         while beyond is None:
             model = reaching(best + step)

@@ -15,18 +15,25 @@ decides whether a tie is possible:
   (:func:`tricklaw.model.agents.random_states`, so ``tricklaw play`` with the same seed
   replays it) until one shows two players sharing the extreme; failing that, in Z3 over
   the quantity's sound relaxation: ``unsat`` proves no tie can arise; ``sat`` is a witness
-  only for an ``exact`` relaxation, else the answer is ``unknown`` (never a proof).
+  only for an ``exact`` relaxation, else the answer is undecided, a ``fail`` (never a
+  proof; ``unknown`` is kept for the solver's own).
 
 Then the pick's ``tie`` says how the text settles it:
 
-* possible, ``tie`` a clause of the text: proved (the text breaks the tie; the trick
-  obligation ``tie-rule`` checks the encoding does as it says);
+* possible, ``tie`` a clause of the text: *pass*, with the witness (the text breaks the
+  tie; the trick obligation ``tie-rule`` proves the encoding does as it says);
 * possible, ``tie`` a dispute: a *finding* of machine ``tie`` with that dispute, provided
   the dispute has readings and a default, and, when the model makes the pick, an option
   of the model (else a counterexample);
 * possible, no ``tie``: a counterexample, a gap no dispute records;
 * impossible: proved; a dispute named for a tie that can never arise fails the
   register check :func:`stale_ties` on a complete run.
+
+An answer that is *trivial* (the key makes a tie impossible by construction, such as
+places in the play order) is reported as such, passing verify only where the quantity
+documents it (:attr:`~tricklaw.proofs.quantities.CardQuantity.hollow`); a trick context
+in which the clause never applies (its premises *vacuous*) decides nothing, and a row
+is vacuous only when every context is.
 """
 
 from __future__ import annotations
@@ -46,9 +53,11 @@ from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quantity
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
+    FAIL,
     FINDING,
+    HOLLOW,
+    PASS,
     PROVED,
-    UNKNOWN,
     Outcome,
     Tracked,
     check,
@@ -126,7 +135,7 @@ def witness_game(game: Game, q: PlayerQuantity, largest: bool) -> dict[str, Any]
 def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) -> Outcome:
     """Whether the players can tie for ``pick``'s extreme of ``q``: a witness game (or, for
     an exact relaxation, a Z3 model) gives ``counterexample``; an unsatisfiable relaxation
-    ``proved``; a satisfiable relaxation with no witness ``unknown``."""
+    ``proved``; a satisfiable relaxation with no witness ``fail`` (undecided)."""
     start = time.perf_counter()
     found = witness_game(game, q, pick.largest) if q.modelled else None
     if found is not None:
@@ -141,7 +150,6 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
     tie = extreme_tie([z3.BoolVal(True)] * len(values), values, pick.largest)
     tracked = [
         *q.relaxation(game, values),
-        Tracked(clause, z3.BoolVal(True)),
         Tracked("claim:tie", tie),
     ]
 
@@ -151,8 +159,8 @@ def player_tie(game: Game, clause: str, q: PlayerQuantity, pick: Pick, ms: int) 
     out = check(tracked, ms, decode)
     out.seconds = time.perf_counter() - start
     if out.status == COUNTEREXAMPLE and not q.exact:
-        out.status = UNKNOWN
-        out.detail = "the relaxation allows a tie, but no game of the model showed one"
+        out.status = FAIL  # undecided by the method, not a solver's unknown
+        out.detail = "undecided: the relaxation allows a tie, but no game of the model showed one"
     return out
 
 
@@ -187,7 +195,9 @@ def _verdict(
                 "to break it, but the trick encoding states no such rule"
             )
             return out
-        out.status = PROVED
+        # A tie is possible (Z3's witness) and the text names its rule: a check that
+        # passed, not a proof (tie-rule proves the encoding breaks it as written).
+        out.status = PASS
         out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
         return out
     dispute = disputes[pick.tie]
@@ -239,7 +249,10 @@ def _decide(
             encs = [cls(game, ctx) for ctx in cls.contexts(game)]
             outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
             stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
-            tie = next((o for o in outs if o.status != PROVED), None)
+            # A context where the clause never applies (vacuous) decides nothing: the
+            # answer is that of the others, hollow only when every context is.
+            decided = [o for o in outs if o.status not in HOLLOW] or outs[:1]
+            tie = next((o for o in decided if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
             if tie is None:
                 core = tuple(sorted({c for o in outs for c in o.clauses}))
@@ -284,6 +297,7 @@ def tie_results(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
             v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
+            hollow = q.hollow if isinstance(q, CardQuantity) and v.status in HOLLOW else ""
             out.append(
                 Result(
                     name,
@@ -297,6 +311,7 @@ def tie_results(
                     v.witness,
                     v.machine,
                     v.dispute,
+                    hollow,
                 )
             )
     return out

@@ -8,9 +8,9 @@
   nobody);
 * **no-winner exact**: nobody wins exactly when the text's no-winner
   condition holds;
-* **ties**: whether the deck allows the ties the tie rule must break (a
-  witness if so, a proof if not), and that the winner is the one the tie rule
-  names;
+* **ties**: whether the deck allows the ties the tie rule must break (an
+  informational answer, *info*, with a witness if so), and that the winner is the
+  one the tie rule names (*vacuous* where no tie is possible);
 * **agreement**: the model's result equals the encoding's on every trick of
   an enumeration (see :func:`agreement`).
 """
@@ -28,8 +28,10 @@ from tricklaw.proofs import recorder
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FINDING,
+    INFO,
     PROVED,
     UNKNOWN,
+    VACUOUS,
     Outcome,
     Tracked,
     check,
@@ -43,14 +45,16 @@ def _all(formulas: Sequence[Tracked]) -> z3.BoolRef:
 
 
 def coverage(enc: TrickEncoding, timeout_ms: int) -> Outcome:
-    """Every trick matches at least one case of the text."""
-    guards = z3.Or(*[c.guard for c in enc.text_cases()])
+    """Every trick matches at least one case of the text.
+
+    When the cases exhaust every trick by their form alone (one unguarded case, or "X"
+    and "otherwise"), the claim is true whatever the deck and the clauses say: the solver
+    reports it as *trivial*, not proved (:func:`~tricklaw.proofs.solver.classify`)."""
+    cases = enc.text_cases()
+    guards = z3.Or(*[c.guard for c in cases])
     claim = Tracked("claim:some-case-applies", z3.Not(guards))
-    out = check(
-        [*enc.domain(), *[Tracked(c.clause, z3.BoolVal(True)) for c in enc.text_cases()], claim],
-        timeout_ms,
-        enc.decode,
-    )
+    out = check([*enc.domain(), claim], timeout_ms, enc.decode)
+    out.clauses = tuple(sorted({*out.clauses, *(c.clause for c in cases)}))
     gap = enc.recorded().get(frozenset({"gap"}))
     if out.status == COUNTEREXAMPLE and gap:
         out.status, out.detail = FINDING, f"gap recorded as {gap}"
@@ -59,8 +63,12 @@ def coverage(enc: TrickEncoding, timeout_ms: int) -> Outcome:
 
 
 def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
-    """Each pair of text cases: disjoint (proved), or overlapping (finding / counterexample)."""
+    """Each pair of text cases: disjoint (proved), or overlapping (finding / counterexample).
+
+    A pair with a case that no trick of the deck matches is disjoint only vacuously: it is
+    reported *vacuous* (such as Hund's trump case before any suit is trump)."""
     cases = enc.text_cases()
+    dead = {c.clause for c in cases if _never_applies(enc, c.guard, timeout_ms)}
     results = []
     for a, b in itertools.combinations(cases, 2):
         out = check(
@@ -68,6 +76,10 @@ def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
             timeout_ms,
             enc.decode,
         )
+        never = [c for c in (a.clause, b.clause) if c in dead]
+        if out.status == PROVED and never:
+            out.status = VACUOUS
+            out.detail = f"{never[0]} applies to no trick of the deck here: disjoint vacuously"
         recorded = enc.recorded().get(frozenset({a.clause, b.clause}))
         if out.status == COUNTEREXAMPLE:
             if recorded:
@@ -79,6 +91,14 @@ def overlaps(enc: TrickEncoding, timeout_ms: int) -> list[tuple[str, Outcome]]:
     return results
 
 
+def _never_applies(enc: TrickEncoding, guard: z3.BoolRef, timeout_ms: int) -> bool:
+    """Whether no trick of the deck matches ``guard`` (Z3 answers unsat)."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*[t.formula for t in enc.domain()], guard)
+    return bool(solver.check() == z3.unsat)
+
+
 def outcome_values(enc: TrickEncoding) -> Iterator[dict[str, int]]:
     """Every value the outcome variables can take (``winner``: nobody or a card)."""
     ranges = [range(NOBODY, enc.size) for _ in enc.outcome]
@@ -87,24 +107,22 @@ def outcome_values(enc: TrickEncoding) -> Iterator[dict[str, int]]:
 
 
 def outcome_exists(enc: TrickEncoding, timeout_ms: int) -> Outcome:
-    """No trick is left without an outcome by the rule under the readings."""
+    """No trick is left without an outcome by the rule under the readings.
+
+    The claim ("no outcome value fits the rule") states the rule itself, so it is not
+    tested for holding on its own (:func:`~tricklaw.proofs.solver.classify`); the row's
+    clauses are those of the rule it states."""
     none_fits = z3.And(
         *[
             z3.Not(_all(enc.resolution({k: z3.IntVal(v) for k, v in values.items()})))
             for values in outcome_values(enc)
         ]
     )
-    tracked = [
-        *enc.domain(),
-        *_relaxed(enc.resolution(enc.outcome)),
-        Tracked("claim:no-outcome", none_fits),
-    ]
-    return check(tracked, timeout_ms, enc.decode)
-
-
-def _relaxed(items: Sequence[Tracked]) -> list[Tracked]:
-    # Name the clauses in the core without constraining the free outcome variables.
-    return [Tracked(t.clause, z3.BoolVal(True)) for t in items]
+    tracked = [*enc.domain(), Tracked("claim:no-outcome", none_fits)]
+    out = check(tracked, timeout_ms, enc.decode, claim_alone=False)
+    rule = {t.clause for t in enc.resolution(enc.outcome)}
+    out.clauses = tuple(sorted({*out.clauses, *rule}))
+    return out
 
 
 def outcome_unique(enc: TrickEncoding, timeout_ms: int) -> Outcome:
@@ -132,29 +150,31 @@ def no_winner_exact(enc: TrickEncoding, timeout_ms: int) -> Outcome:
 
 
 def ties_possible(enc: TrickEncoding, timeout_ms: int) -> Outcome:
-    """Whether the deck allows a tie the tie rule must break.
-
-    Reported as *proved* either way: ``unsat`` proves ties impossible;
-    ``sat`` proves them possible, with the witness trick.
-    """
-    out = check([*enc.domain(), Tracked("claim:tie", enc.tie_possible())], timeout_ms, enc.decode)
+    """Whether the deck allows a tie the tie rule must break: an informational answer
+    (*info*) either way, with the witness trick when ties are possible; *unknown* when Z3
+    does not answer. (Whether the tie rule is followed is ``tie-rule``.)"""
+    out = check([*enc.domain(), Tracked("tie", enc.tie_possible())], timeout_ms, enc.decode)
     if out.status == PROVED:
-        out.detail = "no tie is possible with this deck"
+        out.status, out.detail = INFO, "no tie is possible with this deck"
+    elif out.status == VACUOUS:
+        out.detail = "the deck itself is unsatisfiable"
     elif out.status == COUNTEREXAMPLE:
-        out.status, out.detail = PROVED, "ties are possible; witness attached"
+        out.status, out.detail = INFO, "ties are possible; witness attached"
     return out
 
 
 def tie_broken_as_written(enc: TrickEncoding, timeout_ms: int) -> Outcome:
-    """In every tie the winner is the one the tie rule names."""
+    """In every tie the winner is the one the tie rule names. Where the deck allows no
+    tie, the premises are unsatisfiable and the obligation is *vacuous* (expected only
+    where the encoding says so, :attr:`~tricklaw.proofs.tricks.TrickEncoding.hollow`)."""
     tracked = [
         *enc.domain(),
         *enc.resolution(enc.outcome),
-        Tracked("claim:tie", enc.tie_possible()),
+        Tracked("premise:tie", enc.tie_possible()),
         Tracked("claim:tie-rule-broken", z3.Not(enc.tie_winner(enc.outcome))),
     ]
     out = check(tracked, timeout_ms, enc.decode)
-    out.detail = enc.tie_rule
+    out.detail = "; ".join(d for d in (enc.tie_rule, out.detail) if d)
     return out
 
 

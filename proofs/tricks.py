@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import z3
 
@@ -58,6 +58,15 @@ class TrickEncoding(ABC):
     """Whether the rule treats colours alike, so that tricks equal up to renaming colours
     (those of :meth:`fixed_colours` kept) have equal outcomes (enumerations may then take
     one trick per class). Proved by :mod:`tricklaw.proofs.symmetries`."""
+    unasserted: ClassVar[Mapping[str, str]] = {}
+    """Trick clauses of the ruleset that no assertion of their own states, each with the
+    reason (how the encoding covers it, or why it cannot): the traceability matrix shows
+    the reason where a proof would be, instead of counting a hollow citation."""
+    hollow: ClassVar[Mapping[str, str]] = {}
+    """The trick obligations expected to come out *vacuous* or *trivial* here (see
+    :data:`~tricklaw.proofs.statuses.STATUSES`), by name, each with the reason: the
+    documentation that lets such a row pass verify. Any other vacuous or trivial row
+    fails it."""
     order_only: bool = True
     """Whether the rule looks at values only through their order (and, where a rule says
     so, whether a value is zero), so that tricks with the same order type of values have

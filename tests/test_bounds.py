@@ -31,7 +31,7 @@ from tricklaw.proofs.bounds import BOUNDS, Reading, hund, label, prove, readings
 from tricklaw.proofs.bounds import witness as witnesses
 from tricklaw.proofs.bounds.relaxation import Relaxation
 from tricklaw.proofs.obligations import Result
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked
+from tricklaw.proofs.solver import COUNTEREXAMPLE, FAIL, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import load_bounds
@@ -435,16 +435,18 @@ def test_replay_rejects_a_seat_acting_out_of_turn() -> None:
 
 
 def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Handed the least-score witness for the greatest-score obligation, the result is
-    unknown and states both numbers."""
+    """Handed the least-score witness for the greatest-score obligation, the result is a
+    counterexample (model and bound disagree; no solver was unsure), with the round, and
+    states both numbers."""
     game = bounds.witness_game("sticheln", 4)
     relax = sticheln.relaxation(game)
     low_hint = prove.prove_bound(relax, False, TIMEOUT_MS).hint
     low = witnesses.drive(game, sticheln.plan(game, False, low_hint) or pytest.fail("no plan"))
     monkeypatch.setattr(results, "find_witness", lambda *_: low)
     result = bounds.bound_result("sticheln", 4, True, TIMEOUT_MS)
-    assert result.status == UNKNOWN
-    assert result.detail == "proved bound 48, best witness -65"
+    assert result.status == COUNTEREXAMPLE
+    assert result.detail.startswith("proved bound 48, but the model's round")
+    assert "scores -65" in result.detail and result.witness["actions"]
     assert result.witness["bound"] == 48
     assert result.witness["score"] == -65
 
@@ -452,8 +454,8 @@ def test_a_weaker_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) 
 def test_no_witness_is_reported_as_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(results, "find_witness", lambda *_: None)
     result = bounds.bound_result("the-last", 3, False, TIMEOUT_MS)
-    assert result.status == UNKNOWN
-    assert result.detail == "proved bound 0, no witness"
+    assert result.status == FAIL  # not a solver's unknown: no round was built
+    assert result.detail == "proved bound 0, but no witness round was built"
 
 
 def test_an_unsound_relaxation_is_a_counterexample(swap: Callable[..., None]) -> None:
@@ -469,7 +471,7 @@ def test_an_unsound_relaxation_is_a_counterexample(swap: Callable[..., None]) ->
     result = bounds.bound_result("hund", 3, True, TIMEOUT_MS)
     assert result.status == COUNTEREXAMPLE
     assert (result.witness["bound"], result.witness["score"]) == (5, 9)
-    assert "unsound" in result.detail
+    assert "outside the relaxation" in result.detail and result.witness["actions"]
 
 
 def test_a_bound_z3_cannot_reach_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -503,11 +505,11 @@ def test_an_option_blind_relaxation_is_refuted(swap: Callable[..., None]) -> Non
 
 def test_an_option_blind_relaxation_leaves_a_gap(swap: Callable[..., None]) -> None:
     """The defaults' relaxation of Hund gives two players 9; with the virtual player
-    ignored for Hund the best round gives 6: a gap, never proved."""
+    ignored for Hund the best round gives 6: a disagreement, never proved."""
     swap("hund", relaxation=blind)
     result = bounds.bound_result("hund", 2, True, TIMEOUT_MS, {"virtual-hund": "ignored"})
-    assert result.status == UNKNOWN
-    assert result.detail == "proved bound 9, best witness 6"
+    assert result.status == COUNTEREXAMPLE
+    assert result.detail.startswith("proved bound 9") and "scores 6" in result.detail
 
 
 def test_a_wrong_claimed_bound_is_not_proved(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,14 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
 from tricklaw.proofs import game_end, liveness, liveness_checks, play_lemma
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Tracked
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    FAIL,
+    FINDING,
+    PROVED,
+    VACUOUS,
+    Tracked,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -150,8 +157,9 @@ def test_vacuous_premises_are_reported() -> None:
     assert empty == ["the guard of 'a card played'"]
     nothing = dataclasses.replace(p, invariant=lambda v: z3.BoolVal(False))
     assert "the invariant (round under way)" in liveness.premises_live(nothing, TIMEOUT)
-    # ... and the induction over an empty invariant proves every step: hence the check.
-    assert all(liveness.step(nothing, s, TIMEOUT).status == PROVED for s in nothing.steps)
+    # ... and the induction over an empty invariant holds of nothing: the solver's own
+    # check reports each step vacuous, never proved.
+    assert all(liveness.step(nothing, s, TIMEOUT).status == VACUOUS for s in nothing.steps)
 
 
 class _MustFollowOnly(tiny.encoding.TinyPlay):  # type: ignore[misc,name-defined]
@@ -261,11 +269,12 @@ def test_a_tampered_cycle_does_not_replay() -> None:
 
 def test_a_target_every_round_approaches_is_not_called_endless(registered: None) -> None:
     # Tiny gives a point a trick, so every round someone scores: no endless cycle exists,
-    # and the search must say it found none (unknown), never "finding" nor "proved".
+    # and the search must say it found none (a fail: undecided by the search, and not a
+    # solver's unknown), never "finding" nor "proved".
     game = tiny.TINY.make_game(2)
     ending = game_end.Ending("TINY-GAME-1", lambda r, t: z3.Or(*[x >= 10 for x in t]), None)
     out = game_end.endless(game, ending, 2)
-    assert out.status == UNKNOWN
+    assert out.status == FAIL
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS.ids()))

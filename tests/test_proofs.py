@@ -18,7 +18,16 @@ from tricklaw.model.trick import TrickResult
 from tricklaw.proofs import conservation, trick_obligations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.encodings.sticheln import StichelnTrick
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Tracked, check
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    FINDING,
+    INFO,
+    PROVED,
+    TRIVIAL,
+    UNKNOWN,
+    Tracked,
+    check,
+)
 from tricklaw.proofs.tricks import Case
 
 clause = pytest.mark.clause
@@ -71,14 +80,19 @@ def mutant(cls: type[StichelnTrick], ruleset: str, players: int, **options: str)
 @clause("STI-TRICK-1", "STI-TRICK-2", "STI-TRICK-3", "STI-TRICK-4", "STI-TRICK-6")
 @pytest.mark.parametrize("name", sorted(trick_obligations.TRICK_OBLIGATIONS))
 def test_shipped_sticheln_obligations_are_proved(name: str) -> None:
-    out = trick_obligations.TRICK_OBLIGATIONS[name](encoding("sticheln", 6), TIMEOUT)
-    assert out.status == PROVED, out
+    """Each proved, except coverage (its cases cover every trick by their form: trivial,
+    as the encoding documents) and ties-possible (an informational answer)."""
+    enc = encoding("sticheln", 6)
+    out = trick_obligations.TRICK_OBLIGATIONS[name](enc, TIMEOUT)
+    expected = {"coverage": TRIVIAL, "ties-possible": INFO}.get(name, PROVED)
+    assert out.status == expected, out
+    assert expected != TRIVIAL or name in enc.hollow
 
 
 @clause("STI93-TRICK-3", "STI93-TRICK-4", "STI93-TRICK-5", "STI93-TRICK-6")
 def test_1993_cases_are_disjoint_and_cover_every_trick() -> None:
     enc = encoding("sticheln-1993", 4)
-    assert trick_obligations.coverage(enc, TIMEOUT).status == PROVED
+    assert trick_obligations.coverage(enc, TIMEOUT).status == TRIVIAL  # by the cases' form
     assert all(o.status == PROVED for _, o in trick_obligations.overlaps(enc, TIMEOUT))
 
 
@@ -107,7 +121,7 @@ def test_ties_are_possible_in_sticheln_and_impossible_in_the_last() -> None:
     assert "witness" in trick_obligations.ties_possible(encoding("sticheln", 3), TIMEOUT).detail
     last = ENCODINGS["the-last"](get_ruleset("the-last").make_game(4))
     out = trick_obligations.ties_possible(last, TIMEOUT)
-    assert out.status == PROVED and "no tie" in out.detail
+    assert out.status == INFO and "no tie" in out.detail
 
 
 # --- the mutants are caught ------------------------------------------------------------

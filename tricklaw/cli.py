@@ -420,7 +420,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("verify", help="run every check and proof")
+    from tricklaw.proofs.statuses import legend
+
+    p = sub.add_parser(
+        "verify",
+        help="run every check and proof",
+        description="Run every check and proof, and report each with its status.",
+        epilog="statuses (the command exits 1 if any row fails):\n" + legend(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("ruleset", nargs="?", help="only this ruleset")
     p.add_argument("--players", "-n", type=int, help="only this player count")
     p.add_argument(

@@ -24,10 +24,18 @@ and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
 model-encoding agreement, card conservation) and the score bounds of
 :mod:`tricklaw.proofs.bounds` under every reading that can change them
 (:mod:`tricklaw.proofs.bounds.readings`; each proved on a sound relaxation and met by
-a witness the model replays), each ``proved``,
-``counterexample``, ``unknown`` or ``finding`` (a recorded dispute, with its
-witness). The command exits 1 if any check fails, any obligation has a
-counterexample, or any is unknown (a time-out is never counted as proved).
+a witness the model replays).
+
+Each row has one of the statuses of :data:`~tricklaw.proofs.statuses.STATUSES`
+(``proved``, ``pass``, ``info``, ``finding``, ``trivial``, ``vacuous``, ``unknown``,
+``counterexample``, ``fail``), listed with their meanings at the head of the report and
+in ``tricklaw verify --help``. ``proved`` is a theorem about the rules: an unsat whose
+premises are satisfiable and whose claim is not true on its own (else ``vacuous`` or
+``trivial``, :func:`~tricklaw.proofs.solver.classify`). The command exits 1 if any row
+fails (:func:`~tricklaw.proofs.obligations.fails`): a failed check, a counterexample,
+an unknown (a time-out is never counted as proved), or a vacuous or trivial row that
+its ruleset does not document as expected. The summary counts every status, then what
+passed apart from the findings, the informational rows and the documented hollow ones.
 
 Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
 one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
@@ -74,9 +82,21 @@ from tricklaw.proofs.bounds import bounds_results, not_varied
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.findings import register_check
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.obligations import Result, fails
 from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
-from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, fresh_context
+from tricklaw.proofs.solver import fresh_context
+from tricklaw.proofs.statuses import BAD as STATUS_BAD
+from tricklaw.proofs.statuses import (
+    FINDING,
+    HOLLOW,
+    INFO,
+    ORDER,
+    PASS,
+    PROVED,
+    STATUSES,
+    UNKNOWN,
+    legend,
+)
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
@@ -467,9 +487,32 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     return results
 
 
-BAD = frozenset({"fail", COUNTEREXAMPLE, UNKNOWN})
-"""Statuses that make ``verify`` exit non-zero: a failed check, a counterexample, and
-``unknown`` (a time-out is never counted as proved)."""
+BAD = STATUS_BAD
+"""Statuses that make ``verify`` exit non-zero whatever the row: a failed check, a
+counterexample, and ``unknown`` (a time-out is never counted as proved). A *vacuous* or
+*trivial* row fails it too unless documented as expected
+(:func:`~tricklaw.proofs.obligations.fails`)."""
+
+
+def summary_lines(results: list[Result], seconds: float) -> list[str]:
+    """The report's closing lines: every status counted (in the order of
+    :data:`~tricklaw.proofs.statuses.ORDER`), then what passes and what fails, findings,
+    informational and documented hollow rows counted apart from the passes."""
+    counts = {status: 0 for status in ORDER}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    listed = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+    failed = [r for r in results if fails(r)]
+    hollow = sum(counts[s] for s in HOLLOW) - sum(r.status in HOLLOW for r in failed)
+    parts = [
+        f"{counts[PROVED]} proved",
+        f"{counts[PASS]} passed checks",
+        f"{counts[FINDING]} findings (recorded disputes)",
+        f"{counts[INFO]} informational",
+        f"{hollow} vacuous or trivial as documented",
+        f"{len(failed)} failed",
+    ]
+    return [f"{len(results)} obligations in {seconds:.1f}s: {listed}", "; ".join(parts)]
 
 
 def _render(results: list[Result], out: TextIO) -> None:
@@ -480,9 +523,15 @@ def _render(results: list[Result], out: TextIO) -> None:
     table = Table(title="tricklaw verify", show_lines=False)
     for heading in ("obligation", "ruleset", "players", "reading", "status", "time", "clauses"):
         table.add_column(heading, overflow="fold")
-    colours = {PROVED: "green", "pass": "green", FINDING: "yellow", UNKNOWN: "magenta"}
+    colours = {
+        PROVED: "green",
+        PASS: "green",
+        INFO: "cyan",
+        FINDING: "yellow",
+        UNKNOWN: "magenta",
+    }
     for r in results:
-        colour = colours.get(r.status, "red")
+        colour = colours.get(r.status, "blue" if not fails(r) else "red")
         table.add_row(
             r.obligation,
             r.ruleset,
@@ -497,11 +546,12 @@ def _render(results: list[Result], out: TextIO) -> None:
     if bounds_table is not None:
         console.print(bounds_table)
     for r in results:
-        if r.status not in {PROVED, "pass"}:
+        if r.status not in {PROVED, PASS}:
             witness = f" witness: {json.dumps(r.witness)}" if r.witness else ""
+            expected = f" (expected: {r.expected})" if r.expected else ""
             console.print(
                 f"{r.status}: {r.obligation} {r.ruleset} {r.players} [{r.reading}]: "
-                f"{r.detail}{witness}",
+                f"{r.detail}{expected}{witness}",
                 markup=False,
                 highlight=False,
             )
@@ -543,14 +593,13 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
     else:
         results = collect(scope)
     seconds = time.perf_counter() - start
+    out.write("statuses:\n" + legend() + "\n")
     _render(results, out)
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
-    bad = sum(n for status, n in counts.items() if status in BAD)
-    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    out.write(f"{len(results)} obligations in {seconds:.1f}s: {summary}\n")
-    out.write(f"{len(results) - bad} passed, {bad} failed\n")
+    bad = sum(fails(r) for r in results)
+    out.write("".join(f"{line}\n" for line in summary_lines(results, seconds)))
     if json_path:
         report = {
             "format": "tricklaw-verify",
@@ -563,6 +612,8 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
             },
             "seconds": round(seconds, 3),
             "counts": counts,
+            "statuses": STATUSES,
+            "failed": bad,
             "results": [asdict(r) for r in results],
         }
         try:

@@ -13,7 +13,9 @@ How a citation is found
   forms the sources use are expanded: ``STI93-SELECT-1..3`` cites ``STI93-SELECT-1``,
   ``-2`` and ``-3``, and ``STI93-TRICK-5/6`` cites ``STI93-TRICK-5`` and ``-6``. A proof
   citation on a line holding ``Tracked(`` or ``Case(`` is an *assertion* (the clause is
-  a tracked Z3 assertion or a text case); any other is a *mention*.
+  a tracked Z3 assertion or a text case), unless the line also holds ``BoolVal(True)``:
+  a citation on an always-true assertion is *hollow* (it names the clause in an unsat
+  core without constraining anything); any other is a *mention*.
 * **test** (``tests/*.py``): the string literals of a ``@clause(...)`` decorator (the
   ``pytest.mark.clause`` marker), as ``tests/test_clause_coverage.py`` counts them.
 
@@ -26,7 +28,11 @@ The rules of the traceability check
   of kind ``game`` whose id contains ``-AIM-`` (:func:`exempt_from_code`): those are
   the texts' overviews of the aim of the game, restated in detail by other clauses;
   they still need a test.
-* Every clause of kind ``trick`` needs a **proof** citation.
+* Every clause of kind ``trick`` needs a **proof**: an *assertion* citation (a mention
+  or a hollow citation does not count), unless its ruleset's trick encoding declares it
+  carried by no assertion of its own, with the reason
+  (:attr:`~tricklaw.proofs.tricks.TrickEncoding.unasserted`): the matrix then shows the
+  reason instead of a proof.
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ class Citation:
     where: str
     """The innermost enclosing function or class (dotted), or ``module``."""
     how: str = ""
-    """Proofs: ``assertion`` or ``mention``. Tests: empty."""
+    """Proofs: ``assertion``, ``hollow`` or ``mention``. Tests: empty."""
 
 
 @dataclass
@@ -73,6 +79,14 @@ class Trace:
     code: list[Citation] = field(default_factory=list)
     proof: list[Citation] = field(default_factory=list)
     test: list[Citation] = field(default_factory=list)
+    unasserted: str = ""
+    """Why no Z3 assertion states this clause, as its ruleset's trick encoding declares
+    (empty when it declares nothing)."""
+
+    @property
+    def asserted(self) -> list[Citation]:
+        """The proof citations that are real Z3 assertions or text cases."""
+        return [c for c in self.proof if c.how == "assertion"]
 
     @property
     def normative(self) -> bool:
@@ -99,7 +113,7 @@ class Trace:
         out = []
         if self.needs_code and not self.code:
             out.append("code")
-        if self.needs_proof and not self.proof:
+        if self.needs_proof and not self.asserted and not self.unasserted:
             out.append("proof")
         if self.needs_test and not self.test:
             out.append("test")
@@ -176,12 +190,20 @@ def scan_text_citations(folder: str, proofs: bool = False) -> dict[str, list[Cit
             ids = ids_in(line)
             if not ids:
                 continue
-            how = ""
-            if proofs:
-                how = "assertion" if ("Tracked(" in line or "Case(" in line) else "mention"
+            how = citation_kind(line) if proofs else ""
             for cid in dict.fromkeys(ids):
                 out.setdefault(cid, []).append(Citation(rel, number, _where(scopes, number), how))
     return out
+
+
+def citation_kind(line: str) -> str:
+    """How a line of ``proofs/`` cites a clause: ``assertion`` (a tracked Z3 assertion or
+    a text case), ``hollow`` (one whose formula is ``BoolVal(True)``: an assertion that
+    constrains nothing, or a text case with no guard, neither of which proves anything
+    of the clause) or ``mention``."""
+    if "Tracked(" not in line and "Case(" not in line:
+        return "mention"
+    return "hollow" if "BoolVal(True)" in line else "assertion"
 
 
 def _is_clause_marker(node: ast.expr) -> bool:
@@ -238,10 +260,22 @@ def trace(ruleset: str) -> list[Trace]:
     from tricklaw.spec import load_registry
 
     code, proof, test = all_citations()
+    unasserted = unasserted_clauses(ruleset)
     out = []
     for c in load_registry(ruleset).clauses:
-        out.append(Trace(c.id, c.kind, code.get(c.id, []), proof.get(c.id, []), test.get(c.id, [])))
+        cites = (code.get(c.id, []), proof.get(c.id, []), test.get(c.id, []))
+        out.append(Trace(c.id, c.kind, *cites, unasserted=unasserted.get(c.id, "")))
     return out
+
+
+def unasserted_clauses(ruleset: str) -> dict[str, str]:
+    """The clauses ``ruleset``'s trick encoding declares carried by no assertion of their
+    own, each with the reason (none when it has no encoding)."""
+    from tricklaw.proofs.encodings import ENCODINGS
+
+    if ruleset not in ENCODINGS:
+        return {}
+    return dict(ENCODINGS[ruleset].unasserted)
 
 
 def known_ids(rulesets: Iterable[str] | None = None) -> dict[str, str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tricklaw.proofs.bounds.relaxation import Relaxation
-from tricklaw.proofs.solver import PROVED, UNKNOWN, Tracked, check, optimum
+from tricklaw.proofs.solver import PROVED, TRIVIAL, UNKNOWN, VACUOUS, Tracked, check, optimum
 
 
 @dataclass
@@ -36,6 +36,9 @@ def prove_bound(relax: Relaxation, maximize: bool, timeout_ms: int) -> Bound:
     minimal (``_minimal_core``), gives the clauses."""
     start = time.perf_counter()
     status, value, model = optimum(relax.assertions, relax.score, maximize, timeout_ms)
+    if status == VACUOUS:
+        detail = "the relaxation is unsatisfiable: it bounds nothing"
+        return Bound(VACUOUS, None, (), time.perf_counter() - start, detail=detail)
     if status != PROVED or value is None or model is None:
         return Bound(UNKNOWN, None, (), time.perf_counter() - start, detail="no optimum in time")
     hint = relax.decode(_canonical(relax, value, timeout_ms) or model)
@@ -46,7 +49,9 @@ def prove_bound(relax: Relaxation, maximize: bool, timeout_ms: int) -> Bound:
     if out.status != PROVED:
         clauses = tuple(c for c in out.clauses if not c.startswith("claim:"))
         seconds = time.perf_counter() - start
-        return Bound(UNKNOWN, value, clauses, seconds, hint, f"optimum {value} not re-proved")
+        status = out.status if out.status in (UNKNOWN, VACUOUS, TRIVIAL) else UNKNOWN
+        why = out.detail or f"optimum {value} not re-proved"
+        return Bound(status, value, clauses, seconds, hint, why)
     clauses = _minimal_core(relax.assertions, claim, out.clauses, timeout_ms)
     return Bound(PROVED, value, clauses, time.perf_counter() - start, hint)
 
@@ -61,7 +66,7 @@ def _minimal_core(
     kept = sorted(c for c in core if not c.startswith("claim:"))
     for clause in list(kept):
         rest = [a for a in assertions if a.clause in kept and a.clause != clause]
-        if check([*rest, claim], timeout_ms).status == PROVED:
+        if check([*rest, claim], timeout_ms, hollow=False).status == PROVED:
             kept.remove(clause)
     return tuple(kept)
 

@@ -5,11 +5,17 @@ and for seat 0, two obligations: ``score-max`` (no round gives seat 0 more than 
 and ``score-min`` (no round gives seat 0 less than ``B``), each settled in two
 independent halves: the bound, proved by Z3 over the game's relaxation
 (:func:`~tricklaw.proofs.bounds.prove.prove_bound`), and a witness, built from the game's
-plan and replayed through the model (:func:`find_witness`). A result is ``proved`` when
-the witness reaches the proved bound (the bound is tight, and is therefore the exact
-least / greatest score), ``unknown`` with the detail "proved bound B, best witness W"
-when it does not, and a ``counterexample`` when the witness goes beyond the proved
-bound (the relaxation is unsound).
+plan and replayed through the model (:func:`find_witness`). A result is
+
+* ``proved`` when the witness reaches the proved bound (the bound is tight, and is
+  therefore the exact least / greatest score);
+* a ``counterexample``, with the model's round as witness, when the witness goes beyond
+  the proved bound (the model's round lies outside the relaxation: the relaxation is
+  unsound or the model is wrong), or falls short of it (the model does not reach the
+  relaxation's optimum on the plan built from it: the two disagree);
+* ``fail`` when no witness round could be built or played;
+* ``vacuous`` when the relaxation itself is unsatisfiable (it bounds nothing);
+* ``unknown`` only when the solver did not answer in time.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from tricklaw.proofs.bounds.readings import agrees, readings
 from tricklaw.proofs.bounds.witness import Witness, drive, witness_json
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
+from tricklaw.proofs.statuses import COUNTEREXAMPLE, FAIL, HOLLOW, PROVED, UNKNOWN
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, label
 
@@ -63,20 +69,29 @@ def bound_result(
     seconds = time.perf_counter() - start
     data = witness_json(game, witness) if witness is not None else {}
     best = "no witness" if witness is None else f"best witness {witness.score}"
-    if bound.status != PROVED or bound.value is None:
+    if bound.status in HOLLOW:
+        status, detail = bound.status, f"{bound.detail}; {best}"
+    elif bound.status != PROVED or bound.value is None:
         status, detail = UNKNOWN, f"bound not proved ({bound.detail}); {best}"
     elif witness is None:
-        status, detail = UNKNOWN, f"proved bound {bound.value}, {best}"
+        status, detail = FAIL, f"proved bound {bound.value}, but no witness round was built"
     elif (witness.score > bound.value) if maximize else (witness.score < bound.value):
         status = COUNTEREXAMPLE
-        detail = f"witness {witness.score} beyond proved bound {bound.value}: unsound relaxation"
-    elif witness.score == bound.value:
+        detail = (
+            f"the model's round scores {witness.score}, beyond the proved bound "
+            f"{bound.value}: the round lies outside the relaxation"
+        )
+    elif witness.score != bound.value:
+        status = COUNTEREXAMPLE
+        detail = (
+            f"proved bound {bound.value}, but the model's round on the plan built from the "
+            f"relaxation's optimum scores {witness.score}: model and relaxation disagree"
+        )
+    else:
         status = PROVED
         detail = (
             f"{word} round score of seat 0 is {bound.value}: bound proved, witness replays to it"
         )
-    else:
-        status, detail = UNKNOWN, f"proved bound {bound.value}, {best}"
     if bound.value is not None:
         data = {**data, "bound": bound.value}
     return Result(

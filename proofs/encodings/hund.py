@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Protocol, cast
+from typing import Any, ClassVar, Protocol, cast
 
 import z3
 
@@ -107,6 +107,14 @@ class HundTrick(TrickEncoding):
     order_only = False
     """The designated number is compared by equality (HUND-DESIG-2): a value map that
     keeps the order can move a card onto or off the designated number."""
+    hollow: ClassVar[Mapping[str, str]] = {
+        "coverage": "the cases are 'trumps played' and 'otherwise' (HUND-TRICK-1/2): they "
+        "cover every trick by their form",
+        "tie-rule": "each suit holds each value once (HUND-FACT-1), and only cards of one suit "
+        "compete: no tie can arise (ties-possible shows it)",
+        "overlap": "before any suit is trump (the context with no trump and no designation), "
+        "the trump case HUND-TRICK-1 applies to no trick",
+    }
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, context)
@@ -167,6 +175,12 @@ class HundTrick(TrickEncoding):
         """The cards of the first card's suit (HUND-TRICK-2)."""
         return [c == self.colour[0] for c in self.colour]
 
+    unasserted: ClassVar[Mapping[str, str]] = {
+        "HUND-POWER-1": "it says which cards are trumps; the encoding applies it inside the "
+        "HUND-TRICK-1 and HUND-TRICK-2 assertions (the trump suit of the trick context, "
+        "trumps()), not as an assertion of its own",
+    }
+
     def text_cases(self) -> list[Case]:
         """Trumps played: the highest trump (HUND-TRICK-1); "otherwise" the highest card
         of the first card's suit (HUND-TRICK-2)."""
@@ -179,16 +193,9 @@ class HundTrick(TrickEncoding):
         trumps = self.trumps()
         lead = self.lead_suit()
         any_trump = z3.Or(*trumps)
-        out: list[Tracked] = []
-        if self.prior_trump is not None:
-            out.append(Tracked("HUND-POWER-1", z3.BoolVal(True)))
-        elif self.designation is not None:
-            out += [
-                Tracked("HUND-DESIG-2", z3.BoolVal(True)),
-                Tracked("HUND-POWER-1", z3.BoolVal(True)),
-                Tracked("HUND-D-TRUMPTIMING", z3.BoolVal(True)),
-            ]
-        out += [
+        # Which cards are trumps (HUND-POWER-1, HUND-DESIG-2, the HUND-D-TRUMPTIMING
+        # reading) is stated inside the HUND-TRICK-1/2 assertions, through trumps().
+        out: list[Tracked] = [
             Tracked(
                 "HUND-TRICK-1",
                 z3.Implies(any_trump, z3.And(self.is_one_of(w, trumps), self.no_higher(w, trumps))),
@@ -297,14 +304,21 @@ def _lemmas(game: Game) -> tuple[Lemma, ...]:
     deck, hand = _hand(game)
     seats = game.seats
     count = deck // SUITS
+
+    def dealt() -> list[Tracked]:
+        # Z3 does the arithmetic: the deck of five suits (HUND-FACT-1) of ``count`` cards
+        # (HUND-OPT-1), the hand the most cards each seat can get (HUND-GAP-2).
+        d, h = z3.Int("deck"), z3.Int("hand")
+        return [
+            Tracked("HUND-FACT-1", d == SUITS * count),
+            Tracked("HUND-GAP-2", z3.And(h * seats <= d, d < (h + 1) * seats)),
+        ]
+
     out = [
         Lemma(
             "every card dealt evenly",
-            lambda: [
-                Tracked("HUND-GAP-2", z3.And(hand * seats <= deck, deck < (hand + 1) * seats)),
-                Tracked("HUND-FACT-1", z3.BoolVal(deck % SUITS == 0)),
-            ],
-            lambda: z3.BoolVal(hand * seats == deck),
+            dealt,
+            lambda: z3.Int("hand") * seats == z3.Int("deck"),
         )
     ]
     if game.options.text("designation-mode") == "sets":
@@ -318,7 +332,6 @@ def _lemmas(game: Game) -> tuple[Lemma, ...]:
                 "a designation card left for the round",
                 lambda: [
                     Tracked("HUND-GAME-1", z3.And(r >= 0, r < ROUNDS)),
-                    Tracked("HUND-DESIG-1", z3.BoolVal(True)),
                 ],
                 lambda: len(DESIGNATIONS) - r >= 1,
             )
@@ -330,9 +343,12 @@ def _lemmas(game: Game) -> tuple[Lemma, ...]:
 
 def _set_vars() -> tuple[list[z3.ArithRef], list[z3.ArithRef], z3.ArithRef]:
     """The suits and values of the sets chosen so far, and how many there are (made in
-    the current Z3 context, as verify runs each unit in a fresh one)."""
-    suits = [z3.Int(f"set_suit{i}") for i in range(POWER_COUNT - 1)]
-    values = [z3.Int(f"set_value{i}") for i in range(POWER_COUNT - 1)]
+    the current Z3 context, as verify runs each unit in a fresh one). There are as many
+    slots as sets in all, so that "fewer than five chosen" is a premise the proof rests
+    on (HUND-OPT-2), not a fact of the number of variables (which would make the lemma
+    true by construction)."""
+    suits = [z3.Int(f"set_suit{i}") for i in range(POWER_COUNT)]
+    values = [z3.Int(f"set_value{i}") for i in range(POWER_COUNT)]
     return suits, values, z3.Int("sets_chosen")
 
 
@@ -346,7 +362,7 @@ def _sets(count: int) -> list[Tracked]:
     ]
     distinct = [
         z3.Implies(j < chosen_n, z3.And(suits[i] != suits[j], values[i] != values[j]))
-        for j in range(POWER_COUNT - 1)
+        for j in range(POWER_COUNT)
         for i in range(j)
     ]
     return [

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import z3
 
@@ -45,6 +45,7 @@ from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import LIVENESS, GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.quantities import (
+    PLAY_ORDER_DISTINCT,
     TIES,
     CardQuantity,
     PlayerQuantity,
@@ -68,6 +69,15 @@ class LowHighTrick(TrickEncoding):
     ruleset = "lowhigh"
     readings = ("same-card",)
     tie_rule = "the one played last among the cards of the top value"
+    hollow: ClassVar[Mapping[str, str]] = {
+        "coverage": "one case for every trick (LH-TRICK-1)",
+        "overlap": "one text case: no pair of cases to overlap",
+    }
+    unasserted: ClassVar[Mapping[str, str]] = {
+        "LH-TRICK-1": "it orders the two decisions (highest first, then lowest); they are "
+        "asserted as LH-TRICK-2 and LH-TRICK-3, and the order matters only in the all-equal "
+        "trick, asserted as LH-D-SAMECARD",
+    }
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, context)
@@ -102,7 +112,6 @@ class LowHighTrick(TrickEncoding):
         same = self.all_equal()
         if not self.among_rest:
             return [
-                Tracked("LH-TRICK-1", z3.BoolVal(True)),
                 Tracked("LH-TRICK-2", highest),
                 Tracked("LH-TRICK-3", lowest),
                 Tracked("LH-D-SAMECARD", z3.Implies(same, low == w)),
@@ -114,7 +123,6 @@ class LowHighTrick(TrickEncoding):
             self.latest_of_equal(low, others),
         )
         return [
-            Tracked("LH-TRICK-1", z3.BoolVal(True)),
             Tracked("LH-TRICK-2", highest),
             Tracked("LH-TRICK-3", z3.Implies(z3.Not(same), lowest)),
             Tracked("LH-D-SAMECARD", z3.Implies(same, among_rest)),
@@ -232,7 +240,7 @@ TIES.register(
             # The highest and the lowest card: the numbers of every card, colour playing
             # no part (LH-TRICK-2, LH-TRICK-3); the latest copy: the order of play.
             "number": CardQuantity(every_card),
-            "play-order": CardQuantity(every_card, play_order),
+            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
             "total": PlayerQuantity(),
         }
     ),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import z3
 
@@ -65,6 +65,7 @@ from tricklaw.proofs.liveness import (
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding
 from tricklaw.proofs.quantities import (
+    PLAY_ORDER_DISTINCT,
     TIES,
     CardQuantity,
     PlayerQuantity,
@@ -87,6 +88,10 @@ class StichelnTrick(TrickEncoding):
     """A Sticheln trick, 1993 text or later text, under the chosen readings."""
 
     tie_rule = "earliest of the equal highest cards off the lead colour"
+    hollow: ClassVar[Mapping[str, str]] = {
+        "coverage": "the cases are 'every card of the lead colour' and forms of its negation "
+        "(a card off it; only zeros off it): they cover every trick by their form",
+    }
     readings = ("all-zero", "deck", "zero-lead")
 
     def __init__(self, game: Game, context: Mapping[str, Any] | None = None) -> None:
@@ -175,7 +180,6 @@ class StichelnTrick(TrickEncoding):
             start = [c == lead for c in self.colour]
             nobody = all_zero if self.options["all-zero"] == "no-winner" else z3.BoolVal(False)
             return [
-                Tracked("STI93-TRICK-1", z3.BoolVal(True)),
                 Tracked(
                     "STI93-TRICK-5",
                     z3.Implies(
@@ -193,11 +197,7 @@ class StichelnTrick(TrickEncoding):
                 Tracked("STI93-D-ALLZERO", z3.Implies(nobody, w == NOBODY)),
             ]
         lead_nonzero = [z3.And(c == lead, nz) for c, nz in zip(self.colour, nonzero, strict=True)]
-        lead_clause = (
-            "STI-TRICK-5" if self.options["zero-lead"] == "lead-card" else "STI-D-ZEROLEAD"
-        )
         return [
-            Tracked(lead_clause, z3.BoolVal(True)),
             Tracked(
                 "STI-TRICK-2",
                 z3.Implies(any_trump, z3.And(self.is_one_of(w, trump), self.no_higher(w, trump))),
@@ -495,7 +495,7 @@ TIES.register(
             ),
             "start-colour-value": CardQuantity(_start_colour),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
-            "play-order": CardQuantity(every_card, play_order),
+            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
             "total": PlayerQuantity(),
         }
     ),
@@ -506,7 +506,7 @@ TIES.register(
         {
             "lead-colour-value": CardQuantity(_lead_nonzero),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
-            "play-order": CardQuantity(every_card, play_order),
+            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
             "total": PlayerQuantity(),
         }
     ),

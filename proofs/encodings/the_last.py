@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import z3
 
@@ -73,6 +73,16 @@ class TheLastTrick(TrickEncoding):
 
     ruleset = "the-last"
     tie_rule = "by value within the winning colour; no tie possible"
+    hollow: ClassVar[Mapping[str, str]] = {
+        "coverage": "one case for every trick ('in all cases', LAST-TRICK-2)",
+        "overlap": "one text case: no pair of cases to overlap",
+        "tie-rule": "only cards of the winning colour compete and each value is in it once "
+        "(LAST-DECK-1): no tie can arise (ties-possible shows it)",
+    }
+    unasserted: ClassVar[Mapping[str, str]] = {
+        "LAST-TRICK-1": "the prize card turned over for the trick does not decide who wins "
+        "it, so the trick encoding has no term for it (the conservation machine moves it)",
+    }
 
     def deck_table(self) -> tuple[int, range, str]:
         """48 cards, 1-12 in four colours, for every player count (LAST-DECK-1)."""

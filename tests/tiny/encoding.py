@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 import z3
 
@@ -35,6 +35,12 @@ class TinyTrick(TrickEncoding):
 
     ruleset = "tiny"
     tie_rule = "by value within the led colour; no tie possible"
+    hollow: ClassVar[Mapping[str, str]] = {
+        "coverage": "one case for every trick (TINY-TRICK-1)",
+        "overlap": "one text case: no pair of cases to overlap",
+        "tie-rule": "only cards of the led colour compete, each value once in it: no tie "
+        "can arise (ties-possible shows it)",
+    }
 
     def deck_table(self) -> tuple[int, range, str]:
         """Three colours of 1-4 (TINY-DECK-1)."""

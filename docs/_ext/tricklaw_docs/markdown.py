@@ -59,7 +59,7 @@ def code_link(cite: trace.Citation, depth: int) -> str:
     up = "../" * depth
     href = f"{up}sources/{source_page(cite.path)}.html#L-{cite.line}"
     where = "" if cite.where == "module" else f" {html.escape(cite.where)}"
-    how = f' <span class="tl-how">{cite.how}</span>' if cite.how == "mention" else ""
+    how = f' <span class="tl-how">{cite.how}</span>' if cite.how in {"mention", "hollow"} else ""
     return (
         f'<a class="tl-src" href="{href}"><code>{html.escape(cite.path)}:{cite.line}</code></a>'
         f"{where}{how}"

@@ -31,10 +31,14 @@ INTRO = [
     "overviews of the aim of the game. They are restated in detail by the deal, trick and "
     "score clauses, so they need a test but no code citation of their own.",
     "- Every clause of kind `trick` (the trick-resolution clauses that the Z3 trick "
-    "obligations should cover) needs a **proof** citation in `proofs/`.",
+    "obligations should cover) needs a **proof**: a Z3 assertion or text case in "
+    "`proofs/` that cites it, unless its ruleset's trick encoding declares it carried by "
+    "no assertion of its own (`unasserted`), with the reason, which the cell then shows.",
     "- A citation is the id itself; the compact forms `X-1..3` (a range) and `X-5/6` "
     "are expanded. In `proofs/`, a citation on a line with `Tracked(` or `Case(` is a Z3 "
-    "assertion or text case; any other citation is a *mention*.",
+    "assertion or text case, unless the line holds `BoolVal(True)`: an always-true "
+    "assertion is *hollow* and proves nothing of its clause; any other citation is a "
+    "*mention*. Mentions and hollow citations are counted, but never as a proof.",
     "",
     "A cell shows the number of citations (linked to the first) and the files; "
     '<span class="tl-gap">✗ missing</span> is a gap the check fails on, '
@@ -53,13 +57,25 @@ def matrix_summary() -> dict[str, dict[str, int]]:
             "clauses": len(ts),
             "normative": sum(t.normative for t in ts),
             "code": sum(bool(t.code) for t in ts),
-            "proof": sum(bool(t.proof) for t in ts),
+            "proof": sum(bool(t.asserted) for t in ts),
             "test": sum(bool(t.test) for t in ts),
             "trick": sum(t.needs_proof for t in ts),
-            "trick_proved": sum(t.needs_proof and bool(t.proof) for t in ts),
+            "trick_proved": sum(t.needs_proof and bool(t.asserted) for t in ts),
             "gaps": sum(bool(t.gaps()) for t in ts),
         }
     return out
+
+
+def _proof_cell(t: trace.Trace) -> str:
+    """The proof cell: the citations when one is an assertion; else the declared reason
+    (``unasserted``), or the mentions marked as no proof (a gap where one is needed)."""
+    if t.asserted:
+        return _cell(t.proof, t.needs_proof)
+    if t.unasserted:
+        return f"<small>no assertion: {html.escape(t.unasserted)}</small>"
+    if t.proof and t.needs_proof:
+        return '<span class="tl-gap">✗ mentions only</span>'
+    return _cell(t.proof, t.needs_proof)
 
 
 def _cell(cites: list[trace.Citation], needed: bool) -> str:
@@ -87,7 +103,7 @@ def matrix_section(ruleset_id: str) -> list[str]:
         out.append(
             f"| {{clause}}`{t.clause_id}` | {kind} "
             f"| {_cell(t.code, t.needs_code)} "
-            f"| {_cell(t.proof, t.needs_proof)} "
+            f"| {_proof_cell(t)} "
             f"| {_cell(t.test, t.needs_test)} |"
         )
     out.append("")
@@ -100,8 +116,8 @@ def gen_matrix(gen: Path) -> None:
         *INTRO,
         "## Summary",
         "",
-        "| ruleset | clauses | normative | with code | trick clauses with proof | with any proof "
-        "| with test | gaps |",
+        "| ruleset | clauses | normative | with code | trick clauses with proof "
+        "| with a Z3 assertion | with test | gaps |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for ruleset_id, s in matrix_summary().items():

@@ -98,7 +98,8 @@ def ruleset_page(ruleset_id: str) -> str:
         "This page is generated at build time from "
         f"`spec/{ruleset_id}.toml`. For each clause it lists the model code that cites it "
         "(`model/`), the Z3 encodings and checks that name it (`proofs/`; *mention* marks a "
-        "citation outside a tracked assertion or text case) and the tests that exercise it "
+        "citation outside a tracked assertion or text case, *hollow* one on an always-true "
+        "assertion: neither is a proof) and the tests that exercise it "
         "(`@clause` markers in `tests/`). See also the "
         "[traceability matrix](../matrix.md) and the [disputes register](../disputes.md).",
         "",
@@ -143,6 +144,13 @@ def ruleset_page(ruleset_id: str) -> str:
                 out += [f"{title}: {links}", ""]
             elif needed:
                 out += [f'{title}: <span class="tl-gap">missing</span>', ""]
+        if t.needs_proof and not t.asserted:
+            out += [
+                f"Z3 assertion: none; {linkify(t.unasserted)}"
+                if t.unasserted
+                else 'Z3 assertion: <span class="tl-gap">missing</span>',
+                "",
+            ]
     examples = example_blocks(ruleset_id)
     if examples:
         out += ["## Worked examples, judged by the model", "", *examples]
