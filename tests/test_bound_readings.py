@@ -29,6 +29,7 @@ from tricklaw.proofs import bounds
 from tricklaw.proofs.bounds import BOUNDS, agrees, label, readings
 from tricklaw.proofs.bounds.hund_plans import virtual_columns
 from tricklaw.proofs.bounds.readings import applies, table
+from tricklaw.verify.report import render
 
 clause = pytest.mark.clause
 OBLIGATIONS = (bounds.MAX, bounds.MIN)
@@ -126,7 +127,7 @@ def test_verify_lists_a_bound_for_every_reading() -> None:
     checked = [(r.players, r.status) for r in results if r.obligation == "bounds-artifact"]
     assert checked == [("4", "pass")], "the bounds proved are the ones checked in"
     out = io.StringIO()
-    verify._render(results, out)
+    render(results, out)
     text = out.getvalue()
     assert "unused-points=last-winner" in text
     assert "ghost-seat" in text and "not varied" in text

@@ -1,0 +1,65 @@
+"""``tricklaw verify``: run every check and report each one.
+
+For each ruleset (every player count, every reading where it matters):
+
+* ``registry``: the clause registry loads and validates (ids, kinds, line
+  ranges against ``spec/sources.toml``);
+* ``model-cites-spec``: every clause id the model cites exists;
+* ``options-are-disputes``: each dispute option of the model is a dispute in
+  the registry with the same readings and default, and vice versa;
+* ``example ID``: each worked example holds exactly under the readings
+  its data names (see :mod:`tricklaw.proofs.examples`);
+* ``shuffle-vectors``: SplitMix64 gives the published reference outputs and
+  the shuffle and deals give ``spec/shuffle-vectors.json``;
+* ``self-check``: sampled random games per player count keep every invariant
+  after every action (:mod:`tricklaw.model.invariants`), replay from their
+  JSON record to the same state, repeat exactly from the same seed, and score
+  every round as recomputed from the tricks' cards;
+* ``bounds-artifact``: the score bounds proved here are those checked in
+  (``spec/bounds/v1.json``, :mod:`tricklaw.proofs.bounds.artifact`), readings and
+  witnesses included.
+
+the worked tricks as Z3 constraints (:mod:`tricklaw.proofs.example_constraints`),
+and the Z3 obligations of :mod:`tricklaw.proofs.obligations` (trick rules,
+model-encoding agreement, card conservation) and the score bounds of
+:mod:`tricklaw.proofs.bounds` under every reading that can change them
+(:mod:`tricklaw.proofs.bounds.readings`; each proved on a sound relaxation and met by
+a witness the model replays).
+
+Each row has one of the statuses of :data:`~tricklaw.proofs.statuses.STATUSES`
+(``proved``, ``pass``, ``info``, ``finding``, ``trivial``, ``vacuous``, ``unknown``,
+``counterexample``, ``fail``), listed with their meanings at the head of the report and
+in ``tricklaw verify --help``. ``proved`` is a theorem about the rules: an unsat whose
+premises are satisfiable and whose claim is not true on its own (else ``vacuous`` or
+``trivial``, :func:`~tricklaw.proofs.solver.classify`). The command exits 1 if any row
+fails (:func:`~tricklaw.proofs.obligations.fails`): a failed check, a counterexample,
+an unknown (a time-out is never counted as proved), or a vacuous or trivial row that
+its ruleset does not document as expected. The summary counts every status, then what
+passed apart from the findings, the informational rows and the documented hollow ones.
+
+Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
+one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
+(:func:`~tricklaw.proofs.solver.fresh_context`) and, with ``--jobs N``, in a pool of
+``N`` worker processes; the results keep their order, and are the same for every ``N``.
+With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
+(:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
+
+The package: :mod:`.checks` holds the checks that are not Z3 obligations (the registry,
+the worked examples by the model, the shuffle vectors, the self-check), :mod:`.run` the
+steps, the units and :func:`collect`, and :mod:`.report` the report and the exit status.
+"""
+
+from tricklaw.verify.report import BAD, run_verify, summary_lines
+from tricklaw.verify.run import PARTED_STEPS, PLAYER_STEPS, PartedStep, Scope, Unit, collect
+
+__all__ = [
+    "BAD",
+    "PARTED_STEPS",
+    "PLAYER_STEPS",
+    "PartedStep",
+    "Scope",
+    "Unit",
+    "collect",
+    "run_verify",
+    "summary_lines",
+]

@@ -1,0 +1,193 @@
+"""The checks of ``tricklaw verify`` that are not Z3 obligations: the clause registry
+(``registry``, ``model-cites-spec``, ``options-are-disputes``), the worked examples run on
+the model (``example ID``), the shuffle reference vectors (``shuffle-vectors``) and the
+self-check of sampled random games (``self-check``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from tricklaw.model.agents import random_states
+from tricklaw.model.invariants import violations
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
+from tricklaw.model.rng import SplitMix64, round_seed, shuffled
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import get_ruleset
+from tricklaw.model.state import Game, State
+from tricklaw.proofs.examples import check_examples
+from tricklaw.proofs.obligations import Result
+from tricklaw.spec import load_registry
+from tricklaw.spec.errors import TricklawError
+
+SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
+"""The first outputs of SplitMix64 from state 0, as published with the reference C code."""
+
+SELF_CHECK_SEEDS = range(1, 9)
+
+
+def _timed(fn: Callable[[], tuple[bool, str]]) -> tuple[str, float, str]:
+    start = time.perf_counter()
+    try:
+        ok, detail = fn()
+    except TricklawError as exc:
+        ok, detail = False, str(exc)
+    return ("pass" if ok else "fail"), time.perf_counter() - start, detail
+
+
+def registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
+    out = []
+    status, secs, detail = _timed(lambda: (True, _describe_registry(ruleset.id)))
+    out.append(Result("registry", ruleset.id, "all", "all", status, secs, (), detail))
+    if status == "fail":
+        return out
+
+    def cites() -> tuple[bool, str]:
+        ids = load_registry(ruleset.id).ids
+        missing = [c for c in ruleset.implements if c not in ids]
+        if missing:
+            return False, f"the model cites unknown ids {', '.join(missing)}"
+        return True, f"{len(ruleset.implements)} cited ids exist"
+
+    status, secs, detail = _timed(cites)
+    out.append(Result("model-cites-spec", ruleset.id, "all", "all", status, secs, (), detail))
+
+    def options_match() -> tuple[bool, str]:
+        registry = load_registry(ruleset.id)
+        problems = []
+        for spec in ruleset.option_specs:
+            if spec.dispute is None:
+                continue
+            d = registry.dispute(spec.dispute)
+            readings = tuple(r.value for r in d.readings)
+            if d.option != spec.name:
+                problems.append(f"{d.id} names option {d.option!r}, the model {spec.name!r}")
+            if not spec.is_integer and set(readings) != set(spec.choices):
+                problems.append(f"{d.id} readings {readings} != model choices {spec.choices}")
+            if d.default != str(spec.default):
+                problems.append(f"{d.id} default {d.default!r} != model {spec.default!r}")
+        model_options = {s.name for s in ruleset.option_specs}
+        for d in registry.disputes:
+            if d.option and d.option not in model_options:
+                problems.append(f"{d.id}: the model has no option {d.option!r}")
+        if problems:
+            return False, "; ".join(problems)
+        return True, f"{sum(1 for d in registry.disputes if d.option)} disputes with switches"
+
+    status, secs, detail = _timed(options_match)
+    out.append(Result("options-are-disputes", ruleset.id, "all", "all", status, secs, (), detail))
+    return out
+
+
+def _describe_registry(ruleset_id: str) -> str:
+    registry = load_registry(ruleset_id)
+    return f"{len(registry.clauses)} clauses, {len(registry.disputes)} disputes"
+
+
+def example_results(ruleset: Ruleset[Any]) -> list[Result]:
+    start = time.perf_counter()
+    checks = check_examples(ruleset.id)
+    per_example: dict[str, list[Any]] = {}
+    for c in checks:
+        per_example.setdefault(c.example, []).append(c)
+    secs = (time.perf_counter() - start) / max(1, len(per_example))
+    defaults = {s.name: s.default for s in ruleset.option_specs}
+    out = []
+    for name, cs in per_example.items():
+        bad = [c for c in cs if not c.ok]
+        at_default = next(c for c in cs if all(defaults[k] == v for k, v in c.readings))
+        holds = sum(c.holds for c in cs)
+        if bad:
+            b = bad[0]
+            detail = (
+                f"{'holds' if b.holds else 'fails'} under {dict(b.readings)}, "
+                f"its data says it {'holds' if b.expected else 'fails'} there: "
+                + "; ".join(b.failures)
+            )
+        else:
+            detail = f"holds under {holds} of {len(cs)} reading combinations, as its data says"
+            if not at_default.holds:
+                detail += (
+                    "; under the defaults it fails (a recorded dispute): " + at_default.failures[0]
+                )
+        out.append(
+            Result(
+                f"example {name}",
+                ruleset.id,
+                "",
+                "every reading",
+                "fail" if bad else "pass",
+                secs,
+                cs[0].clauses,
+                detail,
+            )
+        )
+    return out
+
+
+def shuffle_check() -> Result:
+    def run() -> tuple[bool, str]:
+        rng = SplitMix64(0)
+        got = tuple(rng.next_u64() for _ in SPLITMIX64_SEED0)
+        if got != SPLITMIX64_SEED0:
+            return False, "SplitMix64(0) does not give the published reference outputs"
+        vectors = json.loads(
+            resources.files("tricklaw.spec").joinpath("shuffle-vectors.json").read_text("utf-8")
+        )
+        for case in vectors["shuffles"]:
+            out = shuffled(list(range(case["n"])), SplitMix64(case["seed"]))
+            if out != case["permutation"]:
+                return False, f"shuffle of {case['n']} with seed {case['seed']} differs"
+        for case in vectors["round_seeds"]:
+            if round_seed(case["seed"], case["round"]) != int(case["round_seed"], 16):
+                return False, f"round_seed({case['seed']}, {case['round']}) differs"
+        for case in vectors["deals"]:
+            game = get_ruleset(case["ruleset"]).make_game(case["players"], case["options"])
+            hands = [
+                game.ruleset.palette.format_all(h)
+                for h in game.new_initial_state(case["seed"]).info.deal.hands
+            ]
+            if hands != case["hands"]:
+                return False, f"deal of {case['ruleset']} seed {case['seed']} differs"
+        return True, (
+            f"{len(vectors['shuffles'])} shuffles, {len(vectors['round_seeds'])} round seeds, "
+            f"{len(vectors['deals'])} deals"
+        )
+
+    status, secs, detail = _timed(run)
+    return Result("shuffle-vectors", "all", "", "", status, secs, (), detail)
+
+
+def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
+    """A random game from ``seed``; with ``check``, every invariant after every action."""
+    for step, state in enumerate(random_states(game, seed, max_rounds=None)):
+        problems = violations(state) if check and step else []
+        if problems:
+            raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
+    return state
+
+
+def self_check(ruleset: Ruleset[Any], players: int) -> Result:
+    def run() -> tuple[bool, str]:
+        game = ruleset.make_game(players)
+        rounds = 0
+        for seed in SELF_CHECK_SEEDS:
+            state = walk_random_game(game, seed)
+            record = to_record(state)
+            if to_record(walk_random_game(game, seed, check=False)) != record:
+                return False, f"seed {seed}: the same seed gave a different game"
+            again = replay(json.loads(json.dumps(record)))
+            if to_record(again, seed) != record:
+                return False, f"seed {seed}: the replayed record differs from the original"
+            for log in state.history:
+                if log.scores != ruleset.recount_scores(game, log):
+                    return False, f"seed {seed}, round {log.index + 1}: scores differ from recount"
+            rounds += len(state.history)
+        return True, f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds"
+
+    status, secs, detail = _timed(run)
+    return Result("self-check", ruleset.id, str(players), "default", status, secs, (), detail)

@@ -1,0 +1,255 @@
+"""What ``tricklaw verify`` runs and where: the :class:`Scope` asked for, the steps per
+ruleset and player count (:data:`PLAYER_STEPS`, :data:`PARTED_STEPS`), the :class:`Unit`
+each process runs (in a fresh Z3 context, heaviest first on a pool of workers) and
+:func:`collect`, which gathers every result in a fixed order."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS, get_ruleset
+from tricklaw.proofs import (
+    edition_diff,
+    equivalence,
+    equivalence_score,
+    example_constraints,
+    example_legality,
+    liveness_checks,
+    model_held,
+    obligations,
+    rule_coverage,
+    ties,
+)
+from tricklaw.proofs.bounds import bounds_results
+from tricklaw.proofs.bounds.artifact import artifact_check
+from tricklaw.proofs.findings import register_check
+from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
+from tricklaw.proofs.solver import fresh_context
+from tricklaw.spec.errors import OptionError
+from tricklaw.spec.proved_bounds import load_bounds
+from tricklaw.verify.checks import example_results, registry_checks, self_check, shuffle_check
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
+    on ``jobs`` worker processes (0: in this process), writing every solver query into
+    ``smt2`` (a directory); ``setup`` is called first in each worker process (the command
+    line loads the plug-ins there)."""
+
+    ruleset: str | None = None
+    players: int | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    timeout_ms: int = 30_000
+    jobs: int = 0
+    smt2: str | None = None
+    setup: Callable[[], object] | None = None
+
+
+Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
+"""One part of verify for a ruleset at a player count: ``(ruleset, players, the fixed
+readings, time-out in ms) -> results``."""
+
+
+def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) -> list[Result]:
+    proved = bounds_results(ruleset, n, ms, options)
+    return [*proved, artifact_check(ruleset, n, proved, load_bounds())]
+
+
+PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
+    ("self-check", lambda rs, n, options, ms: [self_check(rs, n)]),
+    ("trick obligations", obligations.trick_results),
+    ("equivalence of play and score", equivalence_score.merged_results),
+    ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
+    ("liveness", liveness_checks.results),
+    ("score bounds", _bounds),
+    ("readings, symmetries, the model in the relaxations", model_held.results),
+)
+"""What verify runs for each ruleset and player count, in this order: the one place to
+add a step."""
+
+
+@dataclass(frozen=True)
+class PartedStep:
+    """A step for each ruleset and player count that is split into independent parts
+    (one :class:`Unit` each), so that the largest tables' work spreads over the workers:
+    ``parts(ruleset, fixed readings)`` is the number of parts, and ``run`` is a
+    :data:`Step` with the part's index last."""
+
+    name: str
+    parts: Callable[[Ruleset[Any], Mapping[str, str]], int]
+    run: Callable[[Ruleset[Any], int, Mapping[str, str], int, int], list[Result]]
+
+
+PARTED_STEPS: tuple[PartedStep, ...] = (
+    PartedStep(
+        "equivalence",
+        lambda rs, options: len(equivalence.reading_parts(rs, options)),
+        lambda rs, n, options, ms, part: equivalence.equivalence_results(
+            rs, n, options, ms, part=part
+        ),
+    ),
+)
+"""The steps run part by part, after :data:`PLAYER_STEPS` (the model = clauses proofs:
+one part per combination of readings)."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The work of one process: a ruleset's own checks (``players`` None), the
+    :data:`PLAYER_STEPS` of a ruleset at one player count, one part of a
+    :data:`PARTED_STEPS` step there (``step``, ``part``), or (``ruleset`` empty) the
+    edition diff of every family among the rulesets in scope."""
+
+    ruleset: str
+    players: int | None
+    step: str = ""
+    part: int = 0
+
+    @property
+    def weight(self) -> int:
+        """A rough, fixed order of cost (work grows steeply with the table): the
+        workers start the heaviest units first."""
+        players = self.players or 0
+        weight: int = 8**players * (4 if self.step else 1)
+        return weight
+
+
+EDITIONS = Unit("", None)
+"""The unit that compares the editions of each game family (see
+:mod:`~tricklaw.proofs.edition_diff`)."""
+
+
+def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
+    out = []
+    for ruleset in rulesets:
+        out.append(Unit(ruleset.id, None))
+        options = _fixed(scope, ruleset)
+        for n in ruleset.player_counts:
+            if scope.players not in (None, n):
+                continue
+            out.append(Unit(ruleset.id, n))
+            for step in PARTED_STEPS:
+                out += [
+                    Unit(ruleset.id, n, step.name, k) for k in range(step.parts(ruleset, options))
+                ]
+    return [EDITIONS, *out]
+
+
+def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
+    """The readings ``scope`` fixes that are options of ``ruleset``."""
+    return {k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}}
+
+
+def _ruleset_checks(
+    scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
+) -> list[Result]:
+    """A ruleset's checks over all its player counts: the registry, the worked examples
+    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands) and the
+    tie and gap detector."""
+    results = registry_checks(ruleset)
+    results += example_results(ruleset)
+    with labelled(obligation="example-z3"):
+        results += example_constraints.example_results(ruleset, scope.timeout_ms)
+    with labelled(obligation="example-legality"):
+        results += example_legality.sequence_results(ruleset, scope.timeout_ms)
+    counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
+    whole = scope.players is None and not scope.options
+    with labelled(obligation="ties"):
+        results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
+    return results
+
+
+def _run_unit(
+    scope: Scope, unit: Unit, progress: Callable[[str], None] = lambda _: None
+) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results of ``unit``, and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+    with ExitStack() as stack:
+        recorder = stack.enter_context(recording(Path(scope.smt2))) if scope.smt2 else None
+        stack.enter_context(labelled(ruleset=unit.ruleset, players=str(unit.players or "")))
+        stack.enter_context(fresh_context())
+        if unit == EDITIONS:
+            progress("edition diff")
+            rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
+            with labelled(obligation="edition-diff"):
+                results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
+            return results, recorder.entries if recorder else []
+        ruleset = get_ruleset(unit.ruleset)
+        options = _fixed(scope, ruleset)
+        if unit.step:
+            parted = next(s for s in PARTED_STEPS if s.name == unit.step)
+            progress(f"{ruleset.id} {unit.players}p: {parted.name} part {unit.part + 1}")
+            with labelled(obligation=parted.name):
+                assert unit.players is not None
+                results = parted.run(ruleset, unit.players, options, scope.timeout_ms, unit.part)
+        elif unit.players is None:
+            progress(f"{ruleset.id}: registry, worked examples, ties")
+            results = _ruleset_checks(scope, ruleset, options)
+        else:
+            results = []
+            for name, step in PLAYER_STEPS:
+                progress(f"{ruleset.id} {unit.players}p: {name}")
+                with labelled(obligation=name):  # the steps name their own queries better
+                    results += step(ruleset, unit.players, options, scope.timeout_ms)
+    return results, recorder.entries if recorder else []
+
+
+def _run_units(
+    scope: Scope, units: list[Unit], progress: Callable[[str], None]
+) -> list[tuple[list[Result], list[dict[str, Any]]]]:
+    """Every unit's results, in the order of ``units``.
+
+    With ``scope.jobs`` workers, each unit runs in a process of its own, forked from a
+    fork server that has only imported tricklaw: what Z3 answers (a witness, an unsat
+    core) then cannot depend on what else a process solved before, or on where its
+    memory lies, so the results are the same for every number of workers."""
+    if scope.jobs < 1:
+        return [_run_unit(scope, unit, progress) for unit in units]
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tricklaw.verify"])
+    with ProcessPoolExecutor(
+        max_workers=min(scope.jobs, len(units)),
+        mp_context=context,
+        initializer=scope.setup,
+        max_tasks_per_child=1,
+    ) as pool:
+        heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
+        futures = {unit: pool.submit(_run_unit, scope, unit) for unit in heaviest}
+        out = []
+        for unit in units:
+            out.append(futures[unit].result())
+            progress(f"{unit.ruleset} {unit.players or ''}: done")
+        return out
+
+
+def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
+    """Every check and proof in ``scope``."""
+    rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
+    for ruleset in rulesets:
+        known = {s.name for s in ruleset.option_specs}
+        unknown = [k for k in scope.options if k not in known]
+        if unknown and scope.ruleset:
+            raise OptionError(f"{ruleset.id}: unknown option {unknown[0]!r}")
+        if scope.ruleset and scope.players is not None:
+            ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
+    directory = prepare(scope.smt2) if scope.smt2 else None
+    progress("shuffle vectors")
+    results = [shuffle_check()]
+    entries: list[dict[str, Any]] = []
+    for unit_results, unit_entries in _run_units(scope, _units(scope, rulesets), progress):
+        results += unit_results
+        entries += unit_entries
+    if directory is not None:
+        write_index(directory, entries)
+    complete = scope.players is None and not scope.options
+    results += [register_check(r.id, results, complete) for r in rulesets]
+    results += rule_coverage.coverage_results(rulesets, results, complete)
+    return results
