@@ -90,7 +90,7 @@ def prove_paths(
     is the path's value of output ``name``, None when the path has none), and every
     branch no path took is infeasible. Walks the paths' decision tree with one
     incremental solver."""
-    solver = z3.SolverFor("QF_LIA")  # integer terms only: the linear arithmetic solver
+    solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(*background)
     trie: dict[Any, Any] = {}

@@ -163,7 +163,7 @@ class Explorer:
         self.inputs = list(inputs)
         """The names of the integer variables the symbolic inputs are built from."""
         self.max_paths = max_paths
-        self._solver = z3.SolverFor("QF_LIA")
+        self._solver = z3.Solver()
         self._solver.add(*self.domain)
         self._prefix: list[Step] = []
         self._trace: list[Step] = []
