@@ -151,3 +151,59 @@ def test_a_plug_in_game_gets_how_a_trick_is_won(ext: ModuleType, tiny_game: str)
     page = ext.rulesets.ruleset_page(tiny_game)
     assert "## How a trick is won" in page
     assert ext.trick_intro.trick_examples(tiny_game)
+
+
+# --- the disputes register and the plots ------------------------------------------------
+
+
+def test_the_disputes_register_has_an_index_of_every_dispute(ext: ModuleType) -> None:
+    index = "\n".join(ext.disputes.dispute_index(list(RULESETS)))
+    every = [d.id for rid in RULESETS for d in load_registry(rid).disputes]
+    assert every and all(f"{{clause}}`{did}`" in index for did in every)
+    assert index.count("\n| `") == len(every)
+
+
+def test_readings_are_drawn_side_by_side(ext: ModuleType) -> None:
+    reg = load_registry("sticheln-1993")
+    dispute = reg.dispute("STI93-D-ALLZERO")
+    block = "\n".join(ext.disputes.side_by_side("sticheln-1993", dispute, 4, ["R0", "B0"], {}))
+    assert block.startswith("````{container} tl-side")
+    for reading in dispute.readings:
+        assert f":option: {dispute.option}={reading.value}" in block
+    assert block.count("```{trick}") == len(dispute.readings)
+    assert block.count(":compact:") == len(dispute.readings)
+
+
+def test_the_score_bounds_become_one_range_plot_per_ruleset(ext: ModuleType) -> None:
+    import xml.etree.ElementTree as ET
+
+    from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells, load_bounds
+
+    cells = bound_cells(load_bounds().rows)
+    for rid in RULESETS:
+        rows, unproved = ext.range_plot.range_rows(cells, rid, MIN, MAX)
+        mine = {k: v for k, v in cells.items() if k[0] == rid}
+        assert sum(len(r.readings) for r in rows) + len(unproved) == len(mine)
+        for r in rows:  # every reading on a bar has exactly that proved range
+            for reading in r.readings:
+                cell = mine[(rid, r.players, reading)]
+                assert (int(cell[MIN]), int(cell[MAX])) == (r.least, r.greatest)
+        svg = ext.range_plot.range_svg(rid, rows, "score")
+        root = ET.fromstring(svg)
+        assert len(root.findall("{http://www.w3.org/2000/svg}g")) == len(rows)
+    sti = ext.range_plot.range_rows(cells, "sticheln-1993", MIN, MAX)[0]
+    assert len(sti) < len([k for k in cells if k[0] == "sticheln-1993"]) / 3
+
+
+def test_the_statistics_plots_are_svg_panels_with_readable_labels(
+    ext: ModuleType, tmp_path: Path
+) -> None:
+    ext.plot.gen_plot(tmp_path, 4)
+    for rid in RULESETS:
+        svg = (tmp_path / "img" / f"scores-{rid}.svg").read_text(encoding="utf-8")
+        sizes = [float(s) for s in re.findall(r"font-size:\s*([\d.]+)px", svg)]
+        width = float(re.search(r'width="([\d.]+)pt"', svg).group(1))  # type: ignore[union-attr]
+        # Drawn at most ~1.5x smaller than its own size on a phone (375 px column):
+        assert sizes and min(sizes) * min(1.0, 375 / (width * 4 / 3)) >= 9, (rid, sizes, width)
+    inc = (tmp_path / "scores-plots.inc").read_text(encoding="utf-8")
+    assert inc.count("![") == len(RULESETS)

@@ -16,7 +16,8 @@ Roles and directives
     the cards as glyphs with the winner marked, the result, the deciding clauses as
     links, and the result under every other reading of the options that can change
     a trick. Argument: ``RULESET CARD...``; options ``:players:``, ``:option:``
-    (``k=v``, comma-separated), ``:context:`` (``k=v``, ``;``-separated).
+    (``k=v``, comma-separated), ``:context:`` (``k=v``, ``;``-separated), ``:compact:``
+    (leave out the other readings, for tricks drawn side by side).
 
 Generated pages
 ---------------
