@@ -79,11 +79,17 @@ def test_a_card_off_the_lead_colour_shows_the_follow_dispute() -> None:
 
 
 @clause("STI93-D-DECK")
+@clause("HUND-D-VALUES")
 def test_a_card_outside_the_deck_names_the_deck_dispute_and_the_option() -> None:
     code, out, err = _run("sticheln-1993", "-n", "4", "R3", "R2", "B14", "R4")
     assert code == 2 and not out
     assert "B14" in err and "STI93-D-DECK" in err and "--option deck=full" in err
     assert len(err.strip().splitlines()) == 1
+    # The same for another game's deck dispute, and for a plain (non-dispute) option.
+    _, _, err = _run("hund", "-n", "3", "R2", "G0", "Y5")
+    assert "HUND-D-VALUES" in err and "--option values=from-0" in err
+    _, _, err = _run("hund", "-n", "3", "R2", "G9", "Y5")
+    assert "--option more-cards=yes admits it" in err
     # A card no reading admits is refused without naming an option.
     code, _, err = _run("sticheln-1993", "-n", "4", "R3", "R2", "B19", "R4")
     assert code == 2 and "admits" not in err

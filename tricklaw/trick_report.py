@@ -137,8 +137,8 @@ def _disputed(ruleset: Ruleset[Any]) -> tuple[OptionSpec, ...]:
 
 
 def check_deck(game: Game, cards: Sequence[Card]) -> None:
-    """Raise CardError for a card outside the deck in use, naming the disputes whose other
-    readings admit it and the ``--option`` that selects each (the ``deck`` clause)."""
+    """Raise CardError for a card outside the deck in use, naming each ``--option`` value
+    that admits it, with its dispute where it is one (the ``deck`` clause)."""
     ruleset: Ruleset[Any] = game.ruleset
     deck = set(ruleset.deck(game.players, game.options))
     registry = load_registry(ruleset.id)
@@ -147,10 +147,14 @@ def check_deck(game: Game, cards: Sequence[Card]) -> None:
             continue
         name = ruleset.palette.format(card)
         admit = [
-            f"--option {spec.name}={value} admits it (dispute {spec.dispute}: "
-            f"{registry.dispute(spec.dispute).title})"
-            for spec in _disputed(ruleset)
-            if spec.dispute is not None
+            f"--option {spec.name}={value} admits it"
+            + (
+                f" (dispute {spec.dispute}: {registry.dispute(spec.dispute).title})"
+                if spec.dispute
+                else f" ({spec.help})"
+            )
+            for spec in game.ruleset.option_specs
+            if spec.choices
             for value in spec.choices
             if value != game.options[spec.name]
             and card in ruleset.deck(game.players, _game_with(game, spec.name, value).options)
