@@ -314,7 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("trick", help="judge one complete trick (first card = lead)")
+    p = sub.add_parser(
+        "trick",
+        help="judge one complete trick (first card = lead) and show every dispute that bears on it",
+    )
     _add_game_args(p)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -12,9 +12,9 @@ STI93-TRICK-1); this module gathers what else a player arguing over it needs to 
   The player's hand is unknown, so the answer is about hands: ``always`` (whatever else
   he holds), ``never``, or ``only if`` every other card in his hand is among a set of
   cards (found by asking ``playable`` about the card with each unseen card beside it,
-  and confirmed on the largest such hand), or ``depends`` when that test does not settle
-  it. A reading under which a card is not in the deck at all makes the trick
-  ``impossible`` under it;
+  and confirmed on the largest hands: all allowed cards, and each forbidding card added
+  to them), or ``depends`` when that test does not settle it. A reading under which a
+  card is not in the deck at all makes the trick ``impossible`` under it;
 * **switchless disputes**: a dispute without a model option (a recorded finding such as
   STI-D-ZEROOFF, or an edition difference) bears on the trick when one of its clauses is
   among the clauses that decided it.
@@ -123,7 +123,12 @@ def card_legality(game: Game, cards: Sequence[Card], position: int) -> tuple[str
             if _allowed(ruleset, game, [card, *unseen], prefix, card)
             else (DEPENDS, ())
         )
-    if _allowed(ruleset, game, [card, *friends], prefix, card):
+    # Confirm the split on the largest hands: all the allowed cards together allow it, and
+    # each forbidding card still forbids it beside all of them.
+    foes = [c for c in unseen if c not in friends]
+    if _allowed(ruleset, game, [card, *friends], prefix, card) and not any(
+        _allowed(ruleset, game, [card, foe, *friends], prefix, card) for foe in foes
+    ):
         return ONLY_IF, friends
     return DEPENDS, ()
 
