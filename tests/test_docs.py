@@ -173,5 +173,7 @@ def test_the_docs_build_without_warnings(tmp_path: Path) -> None:
     matrix = (out / "generated" / "matrix.html").read_text(encoding="utf-8")
     assert "tl-gap" in matrix  # the legend; no row may show a gap:
     assert matrix.count("✗ missing") == 1
-    assert (out / "_images" / "scores.png").stat().st_size > 10_000
+    for page in RULESETS:
+        assert (out / "_images" / f"scores-{page}.svg").stat().st_size > 5_000
+        assert (out / "_images" / f"bounds-{page}.svg").is_file()
     assert "tricklaw replay" in (out / "generated" / "cli.html").read_text(encoding="utf-8")

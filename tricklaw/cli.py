@@ -18,7 +18,7 @@ from tricklaw import __version__
 from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
-from tricklaw.model.record import loads_record, result_json, to_record
+from tricklaw.model.record import loads_record, to_record
 from tricklaw.model.replay.records import replay
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
@@ -175,85 +175,22 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- trick -----------------------------------------------------------------------------------
 
 
-def _seat_name(offset: int) -> str:
-    return "the leader" if offset == 0 else f"seat +{offset}"
-
-
-def _describe_result(ruleset: Ruleset[Any], result: TrickResult) -> list[str]:
-    """A trick result in words, seats as offsets from the leader."""
-    fmt = ruleset.palette.format
-    if result.winner is None:
-        lines = [f"no winner: {' '.join(map(fmt, result.aside))} are set aside"]
-    else:
-        win = result.winner
-        lines = [f"{_seat_name(win)} ({fmt(result.cards[win])}) wins the trick"]
-        lines += [
-            f"{_seat_name(offset)} ({fmt(result.cards[offset])}) takes {' '.join(map(fmt, cs))}"
-            for offset, cs in result.taken
-        ]
-        if result.aside:
-            lines.append(f"out of play: {' '.join(map(fmt, result.aside))}")
-    lines += [f"{key}: {value}" for key, value in result.facts]
-    return lines
-
-
-def _same(a: TrickResult, b: TrickResult) -> bool:
-    return (a.winner, a.taken, a.aside) == (b.winner, b.taken, b.aside)
-
-
 def cmd_trick(args: argparse.Namespace) -> int:
-    """Judge one complete trick, and compare every reading that could change it."""
+    """Judge one complete trick, and show every dispute that bears on it
+    (:mod:`tricklaw.trick_report`)."""
+    from tricklaw import trick_report as tr
+
     game = _make_game(args)
     ruleset: Ruleset[Any] = game.ruleset
+    tr.check_deck(game, ruleset.palette.parse_all(args.cards))
     cards = parse_trick(game, args.cards)
     context = parse_context(ruleset, args.context or [])
-    result = ruleset.judge_trick(game, cards, context)
-    readings: dict[str, dict[str, Any]] = {}
-    for spec in ruleset.option_specs:
-        if not spec.affects_trick:
-            continue
-        readings[spec.name] = {}
-        for value in spec.choices:
-            other = ruleset.make_game(game.players, {**game.options.as_dict(), spec.name: value})
-            alt = ruleset.judge_trick(other, cards, context)
-            alt_json = result_json(alt, other.ruleset.palette)
-            readings[spec.name][value] = {**alt_json, "same": _same(alt, result)}
+    report = tr.build_report(game, cards, context)
     if args.json:
-        body = {
-            "ruleset": ruleset.id,
-            "players": game.players,
-            "options": game.options.as_dict(),
-            "cards": ruleset.palette.format_all(cards),
-            **result_json(result, ruleset.palette),
-            "readings": readings,
-        }
-        _out(json.dumps(body))
+        _out(json.dumps(report.as_json()))
         return 0
-    registry = load_registry(ruleset.id)
-    for line in _describe_result(ruleset, result):
+    for line in tr.report_lines(report):
         _out(line)
-    _out("decided by:")
-    for cid in result.clauses:
-        text = registry.dispute(cid).title if "-D-" in cid else registry.clause(cid).summary
-        _out(f"  {cid}: {text}")
-    if readings:
-        _out("other readings:")
-        for name, values in readings.items():
-            for value, alt in values.items():
-                if value == game.options[name]:
-                    continue
-                other = ruleset.make_game(game.players, {**game.options.as_dict(), name: value})
-                verdict = (
-                    "same result"
-                    if alt["same"]
-                    else "; ".join(
-                        _describe_result(ruleset, ruleset.judge_trick(other, cards, context))
-                    )
-                )
-                _out(f"  --option {name}={value}: {verdict}")
-    unaffected = [s.name for s in ruleset.option_specs if s.dispute and not s.affects_trick]
-    if unaffected:
-        _out(f"readings of {', '.join(unaffected)} do not change who takes a complete trick")
     return 0
 
 
@@ -377,7 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("trick", help="judge one complete trick (first card = lead)")
+    p = sub.add_parser(
+        "trick",
+        help="judge one complete trick (first card = lead) and show every dispute that bears on it",
+    )
     _add_game_args(p)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")

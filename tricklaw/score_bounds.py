@@ -66,9 +66,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     p = subparsers.add_parser(
         "bounds", help="prove every score bound and write them (spec/bounds/v1.json), or check"
     )
-    p.add_argument(
-        "ruleset", nargs="*", help="only these rulesets (default: every ruleset)"
-    )
+    p.add_argument("ruleset", nargs="*", help="only these rulesets (default: every ruleset)")
     p.add_argument(
         "--out",
         metavar="FILE",

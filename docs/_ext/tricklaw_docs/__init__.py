@@ -16,7 +16,8 @@ Roles and directives
     the cards as glyphs with the winner marked, the result, the deciding clauses as
     links, and the result under every other reading of the options that can change
     a trick. Argument: ``RULESET CARD...``; options ``:players:``, ``:option:``
-    (``k=v``, comma-separated), ``:context:`` (``k=v``, ``;``-separated).
+    (``k=v``, comma-separated), ``:context:`` (``k=v``, ``;``-separated), ``:compact:``
+    (leave out the other readings, for tricks drawn side by side).
 
 Generated pages
 ---------------
@@ -40,8 +41,9 @@ Modules
     autodoc hooks: clause ids in docstrings as links, short Python names resolved.
 ``markdown``
     Writing files and the MyST helpers of every page.
-``rulesets``, ``disputes`` (with ``simulation``), ``matrix``, ``bounds``, ``reference``
-(CLI and API), ``sources``, ``plot`` (and the palettes table)
+``actions`` (every action kind), ``log_example`` (the oracle page's log),
+``trick_intro`` ("How a trick is won"), ``rulesets``, ``disputes`` (with ``simulation``),
+``matrix``, ``bounds``, ``reference`` (CLI and API), ``sources``, ``plot`` (and the palettes table)
     One generated page (or include) each.
 """
 
@@ -55,9 +57,11 @@ import tricklaw_trace as trace
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from .actions import gen_actions
 from .bounds import gen_bounds
 from .disputes import gen_disputes
 from .docstrings import link_docstring_ids, resolve_short_py_names
+from .log_example import gen_log_example
 from .matrix import gen_matrix
 from .plot import gen_palettes, gen_plot
 from .reference import gen_api, gen_cli
@@ -83,6 +87,8 @@ def generate(app: Sphinx) -> None:
     gen_cli(gen)
     gen_api(gen)
     gen_palettes(gen)
+    gen_actions(gen)
+    gen_log_example(gen)
     gen_sources(gen)
     t_disputes = gen_disputes(gen)
     t_bounds = gen_bounds(gen)

@@ -1,6 +1,7 @@
 """The score-bounds page (``generated/bounds.md``): the least and greatest round score of
 every ruleset, player count and reading, as proved once and checked in
-(``spec/bounds/v1.json``, read without Z3)."""
+(``spec/bounds/v1.json``, read without Z3), drawn as one range plot per ruleset
+(:mod:`.range_plot`, ``generated/img/bounds-<id>.svg``) with the table folded below."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 from pathlib import Path
 
 from .markdown import md_escape, write
+from .range_plot import range_rows, range_svg
 
 
 def gen_bounds(gen: Path) -> float:
@@ -37,8 +39,28 @@ def gen_bounds(gen: Path) -> float:
     ]
     rows = bound_cells(proved.rows)
     for ruleset_id in dict.fromkeys(key[0] for key in rows):
-        out += [f"## {ruleset_id}", "", "| players | reading | least | greatest |"]
-        out.append("|---|---|---|---|")
+        bars, unproved = range_rows(rows, ruleset_id, MIN, MAX)
+        out += [f"## {ruleset_id}", ""]
+        if bars:
+            svg = range_svg(f"{ruleset_id}: round score range", bars, "round score of one player")
+            write(gen / "img" / f"bounds-{ruleset_id}.svg", svg)
+            out += [
+                f"![The least and greatest round score of {ruleset_id} per player count and "
+                f"reading](img/bounds-{ruleset_id}.svg)",
+                "",
+                "Readings with the same range share a bar; a bar's tooltip names them.",
+                "",
+            ]
+        if unproved:
+            out += ["Not proved (no bar):", ""]
+            out += [f"- {md_escape(u)}" for u in unproved]
+            out.append("")
+        out += [
+            '<details class="tl-cites"><summary>The bounds as a table</summary>',
+            "",
+            "| players | reading | least | greatest |",
+            "|---|---|---|---|",
+        ]
         for (rid, players, reading), cells in rows.items():
             if rid != ruleset_id:
                 continue
@@ -46,7 +68,7 @@ def gen_bounds(gen: Path) -> float:
                 f"| {players} | {md_escape(reading)} | {cells.get(MIN, '')} "
                 f"| {cells.get(MAX, '')} |"
             )
-        out.append("")
+        out += ["", "</details>", ""]
         part = proved.rulesets.get(ruleset_id, {})
         combos = part.get("combinations", [])
         if combos:

@@ -1,6 +1,8 @@
-"""The disputes register (``generated/disputes.md``): every dispute of every ruleset with
-its readings, default, quotes and clauses, the worked examples it concerns, and how often
-its readings matter (:mod:`.simulation`). :func:`dispute_section` is one ruleset's part."""
+"""The disputes register (``generated/disputes.md``): an index of every dispute, then every
+dispute of every ruleset with its readings, default, quotes and clauses, the worked
+examples it concerns, how often its readings matter (:mod:`.simulation`) and a trick on
+which they differ, drawn under each reading side by side. :func:`dispute_section` is one
+ruleset's part."""
 
 from __future__ import annotations
 
@@ -186,18 +188,58 @@ def dispute_section(ruleset_id: str) -> list[str]:
         out += _dispute_examples(ruleset_id, d)
         if sim and sim["witness"]:
             players, cards, ctx = sim["witness"]
-            out += ["**A trick on which the readings differ** (found by the simulation):", ""]
-            out += [f"```{{trick}} {ruleset_id} {' '.join(cards)}", f":players: {players}"]
-            if ctx:
-                out.append(":context: " + "; ".join(f"{k}={v}" for k, v in ctx.items()))
-            out += ["```", ""]
+            out += [
+                "**A trick on which the readings differ** (found by the simulation), "
+                "judged under each reading side by side:",
+                "",
+                *side_by_side(ruleset_id, d, players, cards, ctx),
+            ]
     return out
+
+
+def side_by_side(
+    ruleset_id: str, d: Dispute, players: int, cards: list[str], ctx: dict[str, str]
+) -> list[str]:
+    """One trick drawn once per reading of ``d``, in a row that wraps on a narrow screen."""
+    out = ["````{container} tl-side", ""]
+    for rd in d.readings:
+        mark = " (default)" if rd.value == d.default else ""
+        out += [
+            f"```{{trick}} {ruleset_id} {' '.join(cards)}",
+            f":players: {players}",
+            f":option: {d.option}={rd.value}",
+            f":caption: {d.option}={rd.value}{mark}",
+            ":compact:",
+        ]
+        if ctx:
+            out.append(":context: " + "; ".join(f"{k}={v}" for k, v in ctx.items()))
+        out += ["```", ""]
+    return [*out, "````", ""]
+
+
+def dispute_index(ruleset_ids: list[str]) -> list[str]:
+    """The register's index: one row per dispute of every ruleset, linked to its entry."""
+    out = [
+        "## Index",
+        "",
+        "| ruleset | dispute | kind | question | option | found by |",
+        "|---|---|---|---|---|---|",
+    ]
+    for ruleset_id in ruleset_ids:
+        for d in load_registry(ruleset_id).disputes:
+            option = f"`{d.option}`" if d.option else "-"
+            found = ", ".join(d.found_by) or "hand"
+            out.append(
+                f"| `{ruleset_id}` | {{clause}}`{d.id}` | {d.kind} | {md_escape(d.title)} "
+                f"| {option} | {found} |"
+            )
+    return [*out, ""]
 
 
 def gen_disputes(gen: Path) -> float:
     """Write the register; the seconds it took (mostly the simulation)."""
     start = time.perf_counter()
-    out = list(INTRO)
+    out = [*INTRO, *dispute_index(list(trace.ruleset_ids()))]
     for ruleset_id in trace.ruleset_ids():
         out += dispute_section(ruleset_id)
     out += edition_section()

@@ -1,9 +1,11 @@
-"""The pages' figures and tables of play: the score-distribution plot of random agents
-(``generated/img/scores.png`` and ``scores.inc``) and the palettes and decks of every
+"""The pages' figures and tables of play: the score-distribution plots of random agents
+(one SVG per ruleset, ``generated/img/scores-<id>.svg``, ``scores-plots.inc`` and
+``scores.inc``) and the palettes and decks of every
 ruleset (``generated/palettes.inc``)."""
 
 from __future__ import annotations
 
+import io
 import statistics
 import time
 from pathlib import Path
@@ -13,7 +15,8 @@ from .rulesets import palette_line
 
 
 def gen_plot(gen: Path, rounds: int) -> float:
-    """Box plots of round scores per ruleset and player count (random agents)."""
+    """Box plots of round scores per player count (random agents), one SVG panel per
+    ruleset (``img/scores-<id>.svg``), drawn in a grid by ``scores-plots.inc``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -23,14 +26,14 @@ def gen_plot(gen: Path, rounds: int) -> float:
     from tricklaw.model.rulesets import RULESETS
 
     start = time.perf_counter()
-    ids = list(RULESETS)
-    fig, axes = plt.subplots(1, len(ids), figsize=(3.2 * len(ids), 3.6), sharey=False)
     stats: list[str] = [
         "| ruleset | players | rounds | mean | median | min | max |",
         "|---|---|---|---|---|---|---|",
     ]
-    for ax, ruleset_id in zip(axes, ids, strict=True):
-        r = RULESETS[ruleset_id]
+    figures: list[str] = ["```{container} tl-plots", ""]
+    (gen / "img").mkdir(parents=True, exist_ok=True)
+    style = {"font.size": 13, "svg.hashsalt": "tricklaw", "svg.fonttype": "none"}
+    for ruleset_id, r in RULESETS.items():
         data, labels = [], []
         for players in r.player_counts:
             game = r.make_game(players)
@@ -44,22 +47,24 @@ def gen_plot(gen: Path, rounds: int) -> float:
                 f"| {ruleset_id} | {players} | {rounds} | {statistics.mean(scores):.1f} "
                 f"| {statistics.median(scores):g} | {min(scores)} | {max(scores)} |"
             )
-        ax.boxplot(data, tick_labels=labels, showfliers=False)
-        ax.set_title(ruleset_id, fontsize=10)
-        ax.set_xlabel("players")
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("round score per player")
-    fig.suptitle(f"Round scores of random agents ({rounds} seeded rounds per setting)")
-    fig.tight_layout()
-    (gen / "img").mkdir(parents=True, exist_ok=True)
-    target = gen / "img" / "scores.png"
-    tmp = gen / "img" / "scores.tmp.png"
-    fig.savefig(tmp, dpi=96, metadata={"Software": None})
-    plt.close(fig)
-    if target.exists() and target.read_bytes() == tmp.read_bytes():
-        tmp.unlink()
-    else:
-        tmp.replace(target)
+        with plt.rc_context(style):
+            fig, ax = plt.subplots(figsize=(4.6, 3.4))
+            ax.boxplot(data, tick_labels=labels, showfliers=False)
+            ax.set_title(ruleset_id)
+            ax.set_xlabel("players")
+            ax.set_ylabel("round score per player")
+            ax.grid(axis="y", alpha=0.3)
+            fig.tight_layout()
+            svg = io.StringIO()
+            fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+            plt.close(fig)
+        write(gen / "img" / f"scores-{ruleset_id}.svg", svg.getvalue())
+        figures += [
+            f"![Round scores of random agents in {ruleset_id}, by player count]"
+            f"(generated/img/scores-{ruleset_id}.svg)",
+            "",
+        ]
+    write(gen / "scores-plots.inc", "\n".join([*figures, "```"]) + "\n")
     write(gen / "scores.inc", "\n".join(stats) + "\n")
     return time.perf_counter() - start
 

@@ -108,6 +108,7 @@ class TrickDirective(SphinxDirective):
         "option": directives.unchanged,
         "context": directives.unchanged,
         "caption": directives.unchanged,
+        "compact": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -163,7 +164,7 @@ class TrickDirective(SphinxDirective):
                 item += nodes.literal(text=f"--option {spec.name}={value}")
                 item += nodes.Text(": " + ("same result" if same else _describe(ruleset, alt)))
                 others += nodes.list_item("", item)
-        if len(others):
+        if len(others) and "compact" not in self.options:
             box += nodes.paragraph(text="Other readings:")
             box += others
         return [box]

@@ -17,6 +17,7 @@ from tricklaw.spec import CLAUSE_KIND_ORDER, load_examples, load_registry
 
 from .links import label
 from .markdown import code_link, lines_text, linkify, md_escape, write
+from .trick_intro import trick_intro
 
 
 def palette_line(ruleset_id: str) -> str:
@@ -75,6 +76,31 @@ def example_blocks(ruleset_id: str) -> list[str]:
     return out
 
 
+def citations(t: trace.Trace) -> list[str]:
+    """The code, Z3 and test citations of one clause, folded in an HTML ``<details>``
+    whose summary counts them (a missing one is shown outside the fold)."""
+    inside: list[str] = []
+    missing: list[str] = []
+    counts: list[str] = []
+    for title, cites, needed in (
+        ("Code", t.code, t.needs_code),
+        ("Z3", t.proof, t.needs_proof),
+        ("Tests", t.test, t.needs_test),
+    ):
+        if cites:
+            links = ", ".join(code_link(x, 1) for x in cites)
+            inside += [f"{title}: {links}", ""]
+            counts.append(f"{len(cites)} {title.lower()}")
+        elif needed:
+            missing += [f'{title}: <span class="tl-gap">missing</span>', ""]
+    if not inside:
+        return missing
+    summary = f"Cited by {', '.join(counts)}"
+    head = f'<details class="tl-cites"><summary>{summary}</summary>'
+    folded = [head, "", *inside, "</details>", ""]
+    return missing + folded
+
+
 def ruleset_page(ruleset_id: str) -> str:
     """The MyST text of the page of ``ruleset_id``."""
     reg = load_registry(ruleset_id)
@@ -94,6 +120,9 @@ def ruleset_page(ruleset_id: str) -> str:
         f"SHA-256 `{reg.source.sha256[:16]}…`).",
         "",
         f"Palette (canonical deck order): {palette_line(ruleset_id)}.",
+        "",
+        *trick_intro(ruleset_id),
+        "## About this page",
         "",
         "This page is generated at build time from "
         f"`spec/{ruleset_id}.toml`. For each clause it lists the model code that cites it "
@@ -134,16 +163,7 @@ def ruleset_page(ruleset_id: str) -> str:
                 "Disputed in: " + ", ".join(f"{{clause}}`{d}`" for d in disputes_of[c.id]),
                 "",
             ]
-        for title, cites, needed in (
-            ("Code", t.code, t.needs_code),
-            ("Z3", t.proof, t.needs_proof),
-            ("Tests", t.test, t.needs_test),
-        ):
-            if cites:
-                links = ", ".join(code_link(x, 1) for x in cites)
-                out += [f"{title}: {links}", ""]
-            elif needed:
-                out += [f'{title}: <span class="tl-gap">missing</span>', ""]
+        out += citations(t)
         if t.needs_proof and not t.asserted:
             out += [
                 f"Z3 assertion: none; {linkify(t.unasserted)}"
