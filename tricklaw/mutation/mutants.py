@@ -112,12 +112,14 @@ def _module_file(name: str, root: Path) -> str | None:
 
 def ruleset_files(ruleset: Any, root: Path | None = None) -> list[str]:
     """The repository paths of ``ruleset``'s own rule modules: its class's module, and
-    every module of that module's package when the ruleset is a package of its own."""
+    every module of that module's package when the ruleset is a package of its own in
+    the model's rulesets folder (a plug-in's package holds its other layers too)."""
     root = root or repo_root()
     name = type(ruleset).__module__
     package = name.rpartition(".")[0]
     parent = sys.modules.get(package)
-    if parent is None or not getattr(parent, "__path__", None) or package == RULESETS.package:
+    own_package = package.startswith(RULESETS.package + ".")  # a plug-in: its model module
+    if parent is None or not getattr(parent, "__path__", None) or not own_package:
         found = _module_file(name, root)
         return [found] if found else []
     folder = Path(parent.__file__ or "").resolve().parent

@@ -67,8 +67,9 @@ class MutantResult:
 @dataclass(frozen=True)
 class Settings:
     """How to run: verify's worker processes, its per-obligation time-out, the time
-    limits of the child processes, extra ``PYTHONPATH`` entries (plug-ins), and whether to
-    run verify on equivalent mutants too."""
+    limits of the child processes, extra ``PYTHONPATH`` entries (plug-ins; ``{tree}`` in
+    an entry stands for the mutated copy, e.g. ``{tree}/tests`` for a plug-in kept in the
+    repository), and whether to run verify on equivalent mutants too."""
 
     jobs: int = 2
     timeout_ms: int = 30_000
@@ -100,7 +101,8 @@ def apply_patch(tree: Path, patch: str) -> str | None:
 
 def _env(tree: Path, settings: Settings) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tree), *settings.extra_path])
+    extra = [p.replace("{tree}", str(tree)) for p in settings.extra_path]
+    env["PYTHONPATH"] = os.pathsep.join([str(tree), *extra])
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
