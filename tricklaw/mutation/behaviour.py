@@ -11,11 +11,14 @@ digest of everything the model answers for it:
   game's JSON record (every action, trick result, round score, the totals and the
   winners);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
-  from the whole deck and from a narrow pool of two values, where ties are likely), for
+  from the whole deck and from narrow pools of one or two values, where ties are likely), for
   rulesets whose trick needs no context (:attr:`Ruleset.trick_context` empty and no
   automatic seats): :meth:`Ruleset.judge_trick`;
 * **hands**: seeded hands and unfinished tricks of distinct deck cards:
-  :meth:`Ruleset.playable`.
+  :meth:`Ruleset.playable`;
+* **endings**: seeded numbers of rounds played and totals (small totals, where ties for
+  the best are common, and large ones): :meth:`Ruleset.game_over` and
+  :meth:`Ruleset.winners`.
 
 Readings: every combination of the options with choices when there are at most
 :data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
@@ -47,6 +50,8 @@ TRICKS = 60
 """Seeded complete tricks per ruleset, player count and reading."""
 HANDS = 60
 """Seeded (hand, unfinished trick) pairs per ruleset, player count and reading."""
+ENDINGS = 40
+"""Seeded (rounds played, totals) pairs for the game's end and its winners."""
 MAX_ROUNDS = 12
 """A game is followed for at most this many rounds (some readings need never end)."""
 MAX_COMBINATIONS = 24
@@ -99,9 +104,9 @@ def _tricks(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
     values = sorted({c & 31 for c in deck})
     for i in range(TRICKS):
         pool = deck
-        if i % 2 and len(values) > 1:
-            pair = set(rng.sample(values, 2))
-            narrow = [c for c in deck if c & 31 in pair]
+        if i % 3 and len(values) > 1:  # one or two values: ties of value are likely
+            few = set(rng.sample(values, i % 3))
+            narrow = [c for c in deck if c & 31 in few]
             pool = narrow if len(narrow) >= game.players else deck
         cards = rng.sample(pool, game.players)
         result = _answer(game.ruleset.judge_trick, game, cards)
@@ -118,6 +123,18 @@ def _hands(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
         trick, hand = tuple(cards[:played]), tuple(cards[played:])
         answer = _answer(game.ruleset.playable, game, hand, trick)
         yield f"hand {fmt(hand)} trick {fmt(trick)}", repr(answer)
+
+
+def _endings(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
+    """The game's end and its winners on seeded totals: small ones, so that ties for the
+    best total are common (the ``game-tie`` readings), and large ones (target totals)."""
+    for i in range(ENDINGS):
+        spread = 3 if i % 2 else 200
+        totals = tuple(rng.randrange(-spread, spread) for _ in range(game.seats))
+        rounds = rng.randrange(0, MAX_ROUNDS + 1)
+        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        won = _answer(game.ruleset.winners, game, totals)
+        yield f"end after {rounds} rounds with {totals}", repr((over, won))
 
 
 def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
@@ -140,6 +157,8 @@ def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
                 for key, value in _tricks(game, rng):
                     out[f"{where} {key}"] = _digest(value)
             for key, value in _hands(game, rng):
+                out[f"{where} {key}"] = _digest(value)
+            for key, value in _endings(game, rng):
                 out[f"{where} {key}"] = _digest(value)
     return out
 

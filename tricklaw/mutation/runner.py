@@ -257,14 +257,23 @@ def run(
 
 
 def summary(results: Sequence[MutantResult]) -> dict[str, Any]:
-    """Counts by status and the score: killed / behaviour-changing mutants."""
+    """Counts by status, the kind of verify result that killed each killed mutant (its
+    first failing obligation's name, ``crash`` when verify died of an exception), the
+    score (killed / behaviour-changing mutants) and the survivors."""
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
     changing = counts.get(KILLED, 0) + counts.get(SURVIVED, 0) + counts.get(TIMEOUT, 0)
+    killers: dict[str, int] = {}
+    for r in results:
+        if r.status == KILLED:
+            first = r.killed_by[0]["obligation"] if r.killed_by else "exit status"
+            kind = first.split(" ")[0]  # "example LH-EX-1" -> "example"
+            killers[kind] = killers.get(kind, 0) + 1
     return {
         "mutants": len(results),
         "counts": counts,
+        "killed-by": dict(sorted(killers.items())),
         "behaviour-changing": changing,
         "score": round(counts.get(KILLED, 0) / changing, 4) if changing else None,
         "survivors": [asdict(r) for r in results if r.status in {SURVIVED, TIMEOUT}],
