@@ -221,7 +221,7 @@ def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
     mutants = mutants_of_file(repo_root(), "tests/tiny/model.py")
     if 0 < TINY_SAMPLE < len(mutants):
         mutants = sorted(random.Random(SEED).sample(mutants, TINY_SAMPLE), key=lambda m: m.id)
-    settings = Settings(jobs=2, extra_path=("{tree}/tests", str(meta)))
+    settings = Settings(jobs=2, verify_limit=120, extra_path=("{tree}/tests", str(meta)))
     results = run(mutants, settings, rulesets=["tiny"])
     counts = Counter(r.status for r in results)
     assert counts[KILLED] > 0 and counts[runner.NOT_APPLIED] == 0

@@ -19,9 +19,11 @@ that changes a rule's behaviour.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -73,7 +75,7 @@ class Settings:
 
     jobs: int = 2
     timeout_ms: int = 30_000
-    verify_limit: float = 1200.0
+    verify_limit: float = 600.0
     behaviour_limit: float = 600.0
     extra_path: tuple[str, ...] = ()
     verify_equivalent: bool = False
@@ -108,25 +110,43 @@ def _env(tree: Path, settings: Settings) -> dict[str, str]:
     return env
 
 
+def _call(command: list[str], tree: Path, settings: Settings, limit: float) -> tuple[int, str]:
+    """Run ``command`` on ``tree`` in a session of its own: (exit status, stderr); on
+    ``limit`` seconds the whole session (verify's worker processes too) is killed and
+    ``TimeoutError`` raised."""
+    proc = subprocess.Popen(
+        command,
+        env=_env(tree, settings),
+        cwd=tree.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise TimeoutError(command[2]) from None
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # worker processes left behind by a crash
+    return proc.returncode, err
+
+
 def behaviour(
     tree: Path, rulesets: Sequence[str], settings: Settings
 ) -> dict[str, dict[str, str]] | str:
     """The fingerprint of the model in ``tree`` for ``rulesets``, or why there is none."""
     out = tree.parent / "behaviour.json"
+    command = [sys.executable, "-m", "tricklaw.mutation.behaviour", str(out), *rulesets]
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "tricklaw.mutation.behaviour", str(out), *rulesets],
-            env=_env(tree, settings),
-            cwd=tree.parent,
-            capture_output=True,
-            text=True,
-            timeout=settings.behaviour_limit,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+        code, err = _call(command, tree, settings, settings.behaviour_limit)
+    except TimeoutError:
         return "the fingerprint run timed out"
-    if proc.returncode != 0 or not out.exists():
-        return "the model failed: " + proc.stderr.strip().splitlines()[-1:][0][-300:]
+    if code != 0 or not out.exists():
+        return "the model failed: " + (err.strip().splitlines() or [""])[-1][-300:]
     data: dict[str, dict[str, str]] = json.loads(out.read_text(encoding="utf-8"))
     return data
 
@@ -138,16 +158,8 @@ def verify(tree: Path, ruleset: str, settings: Settings) -> tuple[str, list[dict
     command = [sys.executable, "-m", "tricklaw", "verify", ruleset, "--jobs", str(settings.jobs)]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
     try:
-        proc = subprocess.run(
-            command,
-            env=_env(tree, settings),
-            cwd=tree.parent,
-            capture_output=True,
-            text=True,
-            timeout=settings.verify_limit,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+        code, err = _call(command, tree, settings, settings.verify_limit)
+    except TimeoutError:
         return TIMEOUT, []
     if out.exists():
         report = json.loads(out.read_text(encoding="utf-8"))
@@ -157,10 +169,10 @@ def verify(tree: Path, ruleset: str, settings: Settings) -> tuple[str, list[dict
             for r in report["results"]
             if r["status"] in FAILING or r["status"] == "vacuous"
         ]
-        if failed or proc.returncode != 0:
+        if failed or code != 0:
             return KILLED, failed or [{"obligation": "exit status", "status": "fail"}]
         return SURVIVED, []
-    tail = (proc.stderr.strip().splitlines() or ["no output"])[-1][-300:]
+    tail = (err.strip().splitlines() or ["no output"])[-1][-300:]
     return KILLED, [{"obligation": "crash", "ruleset": ruleset, "status": "fail", "detail": tail}]
 
 
