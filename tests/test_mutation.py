@@ -1,0 +1,228 @@
+"""The mutation score of verify (issue 14, part 6): ``tricklaw.mutation``.
+
+Fast tier: the mutator plants each kind of bug as a patch that applies and parses, for
+every ruleset and for the tests' plug-in game Tiny; a mutant set in the documented file
+format loads; the behaviour fingerprint tells a behaviour-changing mutant from an
+equivalent one.
+
+Slow tier: a seeded sample of the project's own mutants across every ruleset, and every
+mutant of Tiny, are run through verify: verify alone must kill each one that changes a
+rule's behaviour on some input the fingerprint tried (the score must be 1).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.mutation import runner
+from tricklaw.mutation.mutants import (
+    Mutant,
+    generate,
+    load_mutants,
+    mutants_of_file,
+    patched_files,
+    repo_root,
+    rule_files,
+)
+from tricklaw.mutation.runner import (
+    EQUIVALENT,
+    KILLED,
+    SURVIVED,
+    Settings,
+    apply_patch,
+    copy_tree,
+    run,
+    summary,
+)
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import tiny  # noqa: E402  (the example plug-in, beside this file)
+
+SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_SAMPLE", "6"))
+"""How many of the project's mutants the slow test runs (seeded by ``SEED``)."""
+SEED = int(os.environ.get("TRICKLAW_MUTATION_SEED", "1"))
+TINY_SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_TINY_SAMPLE", "10"))
+"""How many of Tiny's mutants the slow test runs (same seed; 0: all of them)."""
+
+LOWHIGH = "model/rulesets/lowhigh.py"
+
+
+@pytest.fixture
+def registered() -> Iterator[None]:
+    tiny.register()
+    try:
+        yield
+    finally:
+        tiny.unregister()
+
+
+def _by_function(mutants: list[Mutant], function: str, operator: str) -> Mutant:
+    return next(m for m in mutants if m.function == function and m.operator == operator)
+
+
+def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
+    files = rule_files()
+    covered = {rid for rids in files.values() for rid in rids}
+    assert covered == set(RULESETS)
+    mutants = generate()
+    assert len({m.id for m in mutants}) == len(mutants)
+    assert {m.file for m in mutants} <= set(files)
+    for rid in RULESETS:  # each ruleset has mutants of rules not every ruleset shares
+        assert any(rid in files[m.file] and len(files[m.file]) < len(RULESETS) for m in mutants)
+    kinds = Counter(m.operator for m in mutants)
+    for kind in (
+        "cmp-boundary",
+        "cmp-negate",
+        "bool-swap",
+        "cond-negate",
+        "const-shift",
+        "index-shift",
+        "minmax-swap",
+        "neg-drop",
+    ):
+        assert kinds[kind] > 0, kind
+    assert [m.id for m in generate()] == [m.id for m in mutants]  # deterministic
+
+
+def test_no_mutant_of_presentation_or_checker_helpers() -> None:
+    functions = {m.function.rsplit(".", 1)[-1] for m in generate()}
+    assert not functions & {"why_illegal", "observation", "recount_scores", "check_deal"}
+
+
+def test_each_patch_applies_to_a_copy_and_parses(tmp_path: Path) -> None:
+    root = repo_root()
+    tree = copy_tree(root, tmp_path)
+    mutants = mutants_of_file(root, LOWHIGH)
+    original = (tree / LOWHIGH).read_text()
+    for mutant in random.Random(0).sample(mutants, 12):
+        assert patched_files(mutant.patch) == [LOWHIGH]
+        assert apply_patch(tree, mutant.patch) is None, mutant.id
+        mutated = (tree / LOWHIGH).read_text()
+        assert mutated != original
+        ast.parse(mutated)
+        (tree / LOWHIGH).write_text(original)
+
+
+def test_tiny_plugin_gets_mutants(registered: None) -> None:
+    files = rule_files()
+    tiny_files = [f for f, rids in files.items() if rids == ["tiny"]]
+    assert tiny_files == ["tests/tiny/model.py"]
+    assert {m.function for m in mutants_of_file(repo_root(), tiny_files[0])} >= {
+        "judge",
+        "playable",
+    }
+
+
+def test_mutant_set_file_format(tmp_path: Path) -> None:
+    root = repo_root()
+    threshold = _by_function(mutants_of_file(root, LOWHIGH), "score", "cmp-boundary")
+    (tmp_path / "set.toml").write_text(
+        "[[mutant]]\n"
+        'id = "by-patch"\n'
+        'description = "the score threshold"\n'
+        f"patch = '''\n{threshold.patch}'''\n"
+        "[[mutant]]\n"
+        'id = "by-source"\n'
+        f'file = "{LOWHIGH}"\n'
+        'function = "LowHigh.game_over"\n'
+        "source = '''\n"
+        "def game_over(self, game, rounds_played, totals):\n"
+        "    return rounds_played >= 1\n"
+        "'''\n"
+    )
+    by_patch, by_source = load_mutants(tmp_path / "set.toml")
+    assert by_patch.patch == threshold.patch
+    assert patched_files(by_source.patch) == [LOWHIGH]
+    tree = copy_tree(root, tmp_path / "copy")
+    assert apply_patch(tree, by_source.patch) is None
+    text = (tree / LOWHIGH).read_text()
+    assert (
+        "    def game_over(self, game, rounds_played, totals):\n        return rounds_played >= 1\n"
+        in text
+    )
+    folder = tmp_path / "diffs"
+    folder.mkdir()
+    (folder / "threshold.diff").write_text(threshold.patch)
+    assert [m.id for m in load_mutants(folder)] == ["threshold"]
+
+
+def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
+    """The check, not a hand, decides equivalence: ``len(values) <= 2`` as ``< 3`` changes
+    nothing; as ``< 2`` it changes the score of every colour held twice."""
+    root = repo_root()
+    settings = Settings()
+    base = runner.baseline_fingerprint(root, ["lowhigh"], settings)
+    files = rule_files(root)
+    changed = _by_function(mutants_of_file(root, LOWHIGH), "score", "cmp-boundary")
+    same = Mutant(
+        "same",
+        "len(values) < 3",
+        changed.patch.replace("len(values) < 2", "len(values) < 3"),
+    )
+    verify_calls: list[str] = []
+    original = runner.verify
+
+    def no_verify(tree: Path, ruleset: str, s: Settings) -> tuple[str, list[dict[str, str]]]:
+        verify_calls.append(ruleset)
+        return SURVIVED, []
+
+    runner.verify = no_verify  # type: ignore[assignment]
+    try:
+        a = runner.run_mutant(changed, root, base, settings, files)
+        b = runner.run_mutant(same, root, base, settings, files)
+    finally:
+        runner.verify = original  # type: ignore[assignment]
+    assert a.status == SURVIVED and a.rulesets == ("lowhigh",) and a.witness
+    assert b.status == EQUIVALENT and not b.witness
+    assert verify_calls == ["lowhigh"]
+
+
+def _assert_all_killed(results: list[runner.MutantResult]) -> None:
+    report = summary(results)
+    lines = [
+        f"{s['id']}: {s['description']} (differs on {s['witness'][0]})" for s in report["survivors"]
+    ]
+    assert not lines, f"score {report['score']}; verify misses:\n" + "\n".join(lines)
+
+
+@pytest.mark.slow
+def test_verify_kills_every_behaviour_changing_mutant_of_a_seeded_sample() -> None:
+    """The project's own mutants, a sample seeded by ``TRICKLAW_MUTATION_SEED`` of
+    ``TRICKLAW_MUTATION_SAMPLE`` (default 6; the whole set with ``python -m
+    tricklaw.mutation``)."""
+    mutants = sorted(random.Random(SEED).sample(generate(), SAMPLE), key=lambda m: m.id)
+    results = run(mutants, Settings(jobs=2))
+    assert all(r.status in {KILLED, SURVIVED, EQUIVALENT, runner.TIMEOUT} for r in results)
+    _assert_all_killed(results)
+
+
+@pytest.mark.slow
+def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
+    registered: None, tmp_path: Path
+) -> None:
+    """The machinery on a game it was not written for: the plug-in's mutants (a seeded
+    sample of ``TRICKLAW_MUTATION_TINY_SAMPLE``, default 10 of 33; 0: all)."""
+    meta = tmp_path / "meta"
+    info = meta / "tricklaw_tiny-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tricklaw-tiny\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tricklaw.plugins]\ntiny = tiny:register\n")
+    mutants = mutants_of_file(repo_root(), "tests/tiny/model.py")
+    if 0 < TINY_SAMPLE < len(mutants):
+        mutants = sorted(random.Random(SEED).sample(mutants, TINY_SAMPLE), key=lambda m: m.id)
+    settings = Settings(jobs=2, verify_limit=120, extra_path=("{tree}/tests", str(meta)))
+    results = run(mutants, settings, rulesets=["tiny"])
+    counts = Counter(r.status for r in results)
+    assert counts[KILLED] > 0 and counts[runner.NOT_APPLIED] == 0
+    _assert_all_killed(results)

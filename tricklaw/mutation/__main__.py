@@ -1,0 +1,92 @@
+"""``python -m tricklaw.mutation``: the mutation score of ``tricklaw verify``.
+
+Examples::
+
+    python -m tricklaw.mutation --list                      # the project's own mutants
+    python -m tricklaw.mutation --sample 8 --seed 1 --json out.json
+    python -m tricklaw.mutation --mutants held-back.toml    # a mutant set (see mutants.py)
+    python -m tricklaw.mutation --only lowhigh.judge.L73.cmp-boundary
+
+Exits 1 when a behaviour-changing mutant survives verify (or times out), else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from tricklaw.mutation.mutants import Mutant, generate, load_mutants
+from tricklaw.mutation.runner import Settings, run, summary
+
+
+def select(
+    mutants: list[Mutant], sample: int | None, seed: int, only: list[str], ruleset_files: set[str]
+) -> list[Mutant]:
+    """The mutants asked for: by id (``only``), in ``ruleset_files`` when given, then a
+    seeded sample of ``sample`` of them (in id order)."""
+    chosen = [m for m in mutants if not only or m.id in only]
+    if ruleset_files:
+        chosen = [m for m in chosen if m.file in ruleset_files]
+    if sample is not None and sample < len(chosen):
+        chosen = sorted(random.Random(seed).sample(chosen, sample), key=lambda m: m.id)
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    from tricklaw.model.rulesets import get_ruleset
+    from tricklaw.mutation.mutants import repo_root, ruleset_files
+    from tricklaw.plugins import load_plugins
+
+    load_plugins()
+    p = argparse.ArgumentParser(prog="python -m tricklaw.mutation", description=__doc__)
+    p.add_argument("--mutants", type=Path, help="a mutant set (TOML file or folder of diffs)")
+    p.add_argument("--list", action="store_true", help="list the mutants and stop")
+    p.add_argument("--sample", type=int, help="run a seeded sample of this many mutants")
+    p.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    p.add_argument("--only", action="append", default=[], metavar="ID", help="this mutant")
+    p.add_argument("--ruleset", help="only mutants of this ruleset's own files")
+    p.add_argument("--jobs", "-j", type=int, default=2, help="verify's --jobs (default 2)")
+    p.add_argument("--timeout", type=int, default=30_000, help="verify's --timeout in ms")
+    p.add_argument("--path", action="append", default=[], help="extra PYTHONPATH (plug-ins)")
+    p.add_argument("--verify-equivalent", action="store_true", help="verify those too")
+    p.add_argument("--json", dest="json_path", help="write the results as JSON")
+    args = p.parse_args(argv)
+
+    mutants = load_mutants(args.mutants) if args.mutants else generate()
+    files = set(ruleset_files(get_ruleset(args.ruleset), repo_root())) if args.ruleset else set()
+    chosen = select(mutants, args.sample, args.seed, args.only, files)
+    if args.list:
+        for m in chosen:
+            print(f"{m.id}\t{m.description}")
+        print(f"{len(chosen)} of {len(mutants)} mutants")
+        return 0
+    settings = Settings(
+        jobs=args.jobs,
+        timeout_ms=args.timeout,
+        extra_path=tuple(args.path),
+        verify_equivalent=args.verify_equivalent,
+    )
+
+    def show(r: object) -> None:
+        d = asdict(r)  # type: ignore[call-overload]
+        why = d["killed_by"][0]["obligation"] if d["killed_by"] else ""
+        print(f"{d['status']:<11} {d['seconds']:>6.1f}s {d['id']}  {why}", flush=True)
+
+    results = run(chosen, settings, progress=show)
+    report = summary(results)
+    print(json.dumps({k: v for k, v in report.items() if k != "survivors"}))
+    for s in report["survivors"]:
+        print(f"SURVIVOR {s['id']}: {s['description']}; differs on {s['witness'][:1]}")
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as fh:
+            json.dump({**report, "results": [asdict(r) for r in results]}, fh, indent=1)
+    return 1 if report["survivors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

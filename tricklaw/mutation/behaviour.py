@@ -1,0 +1,187 @@
+"""A model's observable behaviour on legal inputs, as a fingerprint to compare.
+
+The mutation runner decides whether a mutant is *equivalent* (changes no rule's
+behaviour on any legal input it tried) by comparing the fingerprint of the mutated
+model with the unmutated one's, never by hand. A fingerprint maps a key naming one
+input (a ruleset, a player count, a reading, and a seeded game, trick or hand) to a
+digest of everything the model answers for it:
+
+* **games**: seeded random games (:func:`tricklaw.model.agents.random_states`) to the
+  end (at most :data:`MAX_ROUNDS` rounds): the legal actions at every decision, and the
+  game's JSON record (every action, trick result, round score, the totals and the
+  winners);
+* **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
+  from the whole deck and from narrow pools of one or two values, where ties are likely), for
+  rulesets whose trick needs no context (:attr:`Ruleset.trick_context` empty and no
+  automatic seats): :meth:`Ruleset.judge_trick`;
+* **hands**: seeded hands and unfinished tricks of distinct deck cards:
+  :meth:`Ruleset.playable`;
+* **endings**: seeded numbers of rounds played and totals (small totals, where ties for
+  the best are common, and large ones): :meth:`Ruleset.game_over` and
+  :meth:`Ruleset.winners`.
+
+Readings: every combination of the options with choices when there are at most
+:data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
+(the others at their defaults). Numeric options stay at their defaults.
+
+Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` (the runner does,
+with the mutated copy of the source first on ``PYTHONPATH``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from tricklaw.model.agents import random_states
+from tricklaw.model.record import to_record
+from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.model.state import Game
+
+GAMES = 3
+"""Seeded random games per ruleset, player count and reading."""
+TRICKS = 60
+"""Seeded complete tricks per ruleset, player count and reading."""
+HANDS = 60
+"""Seeded (hand, unfinished trick) pairs per ruleset, player count and reading."""
+ENDINGS = 40
+"""Seeded (rounds played, totals) pairs for the game's end and its winners."""
+MAX_ROUNDS = 12
+"""A game is followed for at most this many rounds (some readings need never end)."""
+MAX_COMBINATIONS = 24
+"""Every combination of readings up to this many; beyond, one option at a time."""
+
+
+def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
+    """The reading combinations a fingerprint covers (see the module docstring)."""
+    specs = [s for s in ruleset.option_specs if not s.is_integer and s.choices]
+    total = 1
+    for s in specs:
+        total *= len(s.choices)
+    if total <= MAX_COMBINATIONS:
+        return [
+            {s.name: str(v) for s, v in zip(specs, values, strict=True)}
+            for values in itertools.product(*(s.choices for s in specs))
+        ]
+    out: list[dict[str, str]] = [{}]
+    for s in specs:
+        out += [{s.name: str(v)} for v in s.choices if v != s.default]
+    return out
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=repr)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _answer(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, or the name of the exception it raised (a behaviour too)."""
+    try:
+        return fn(*args)
+    except Exception as exc:  # a mutant may raise anything
+        return f"raised {type(exc).__name__}"
+
+
+def _game(game: Game, seed: int) -> Any:
+    trace: list[Any] = []
+    try:
+        for state in random_states(game, seed, max_rounds=MAX_ROUNDS):
+            if not state.is_terminal():
+                trace.append((state.current, list(game.ruleset.legal_actions(state))))
+        return [trace, to_record(state, seed)]
+    except Exception as exc:
+        return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
+
+
+def _tricks(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
+    deck = list(game.ruleset.deck(game.players, game.options))
+    values = sorted({c & 31 for c in deck})
+    for i in range(TRICKS):
+        pool = deck
+        if i % 3 and len(values) > 1:  # one or two values: ties of value are likely
+            few = set(rng.sample(values, i % 3))
+            narrow = [c for c in deck if c & 31 in few]
+            pool = narrow if len(narrow) >= game.players else deck
+        cards = rng.sample(pool, game.players)
+        result = _answer(game.ruleset.judge_trick, game, cards)
+        yield f"trick {game.ruleset.palette.format_all(cards)}", repr(result)
+
+
+def _hands(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
+    deck = list(game.ruleset.deck(game.players, game.options))
+    size = max(1, game.ruleset.hand_size(game))
+    fmt = game.ruleset.palette.format_all
+    for _ in range(HANDS):
+        played = rng.randrange(game.players)
+        cards = rng.sample(deck, min(len(deck), played + rng.randint(1, size)))
+        trick, hand = tuple(cards[:played]), tuple(cards[played:])
+        answer = _answer(game.ruleset.playable, game, hand, trick)
+        yield f"hand {fmt(hand)} trick {fmt(trick)}", repr(answer)
+
+
+def _endings(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
+    """The game's end and its winners on seeded totals: small ones, so that ties for the
+    best total are common (the ``game-tie`` readings), and large ones (target totals)."""
+    for i in range(ENDINGS):
+        spread = 3 if i % 2 else 200
+        totals = tuple(rng.randrange(-spread, spread) for _ in range(game.seats))
+        rounds = rng.randrange(0, MAX_ROUNDS + 1)
+        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        won = _answer(game.ruleset.winners, game, totals)
+        yield f"end after {rounds} rounds with {totals}", repr((over, won))
+
+
+def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
+    """Input key -> digest of the model's answers, for every player count and reading
+    combination of ``ruleset`` (see the module docstring)."""
+    out: dict[str, str] = {}
+    for players in ruleset.player_counts:
+        for reading in readings(ruleset):
+            label = ",".join(f"{k}={v}" for k, v in reading.items()) or "defaults"
+            where = f"{ruleset.id} {players}p [{label}]"
+            try:
+                game = ruleset.make_game(players, reading)
+            except Exception as exc:
+                out[f"{where} make_game"] = f"raised {type(exc).__name__}"
+                continue
+            for seed in range(1, GAMES + 1):
+                out[f"{where} game seed {seed}"] = _digest(_game(game, seed))
+            rng = random.Random(f"{where}")
+            if not ruleset.trick_context and game.seats == game.players:
+                for key, value in _tricks(game, rng):
+                    out[f"{where} {key}"] = _digest(value)
+            for key, value in _hands(game, rng):
+                out[f"{where} {key}"] = _digest(value)
+            for key, value in _endings(game, rng):
+                out[f"{where} {key}"] = _digest(value)
+    return out
+
+
+def differences(base: Mapping[str, str], other: Mapping[str, str]) -> list[str]:
+    """The input keys on which two fingerprints differ (in ``base``'s order, then keys
+    only ``other`` has)."""
+    keys = list(base) + [k for k in other if k not in base]
+    return [k for k in keys if base.get(k) != other.get(k)]
+
+
+def main(argv: list[str]) -> int:
+    """``OUT.json [RULESET...]``: write ``{ruleset id: fingerprint}`` (every ruleset
+    when none is named, plug-ins included)."""
+    from tricklaw.plugins import load_plugins
+
+    load_plugins()
+    out_path, *ids = argv
+    result = {rid: fingerprint(RULESETS[rid]) for rid in (ids or list(RULESETS))}
+    with open(out_path, "w", encoding="utf-8") as fh:
+        json.dump(result, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

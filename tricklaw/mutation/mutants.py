@@ -1,0 +1,391 @@
+"""Semantic mutants of the model's rule functions, and the file format of a mutant set.
+
+A :class:`Mutant` is one small bug planted in the model's source, stated as a unified
+diff against the repository (paths as ``git diff`` writes them, ``a/model/...``), so
+that any set of mutants, ours or a held-back one, is plugged in the same way.
+
+:func:`generate` writes the project's own mutants with an AST mutator over the rule
+functions (:func:`rule_functions`) of every registered ruleset, plug-ins included, and
+of the shared rule modules (:data:`SHARED`). Each operator plants one kind of bug a
+real engine has:
+
+* ``cmp-boundary``: ``<`` <-> ``<=``, ``>`` <-> ``>=`` (a threshold off by one, a tie
+  won by the other card);
+* ``cmp-negate``: a comparison negated (``==`` <-> ``!=``, ``in`` <-> ``not in``, ...);
+* ``cmp-swap``: ``<`` <-> ``>``, ``<=`` <-> ``>=`` (highest for lowest);
+* ``bool-swap``: ``and`` <-> ``or``;
+* ``cond-negate``: the test of an ``if``, a conditional expression or a ``while``
+  negated (a reading's branch swapped);
+* ``not-drop``: a ``not`` removed;
+* ``const-shift``: an integer constant plus or minus one (a count, a threshold, a
+  player number; constants of the card encoding, operands of ``&``, ``>>`` and ``<<``,
+  are representation, not rules, and are left alone);
+* ``index-shift``: a constant index or slice bound plus or minus one (the wrong card);
+* ``bool-const``: ``True`` <-> ``False``;
+* ``minmax-swap``: ``min`` <-> ``max`` (a reversed tie rule);
+* ``neg-drop``: a unary minus removed (a sort key's tie order reversed);
+* ``arith-swap``: ``+`` <-> ``-``.
+
+Mutant-set file (TOML, ``--mutants FILE``): one ``[[mutant]]`` table per mutant with
+``id`` and ``description``, and either
+
+* ``patch``: a unified diff against the repository (``-p1`` paths, as ``git diff``), or
+* ``file`` (repository path), ``function`` (qualified name, e.g. ``LowHigh.game_over``
+  or ``judge``) and ``source``: the function's whole replacement source, at any
+  indentation.
+
+A directory of ``*.diff`` / ``*.patch`` files is also a mutant set (id = file stem).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import difflib
+import importlib
+import sys
+import textwrap
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tricklaw.model.rulesets import RULESETS
+
+SHARED = ("tricklaw.model.ruleset", "tricklaw.model.flow")
+"""Modules of rules every ruleset shares (the game winner, the trick machinery)."""
+
+NOT_RULES = frozenset(
+    {
+        "observation",
+        "why_illegal",
+        "forbidding_clause",
+        "example_score",
+        "example_points",
+        "serialize_state",
+        "check_deal",
+        "check_deals",
+        "recount_scores",
+        "held_aside",
+        "max_decisions",
+        "rules_of",
+        "get_ruleset",
+    }
+)
+"""Functions that are not rules of play: presentation (why a move is illegal, what a seat
+sees), the checkers' helpers (deal checks, the recount, conservation, the decision
+bound) and typed accessors. Their mutants would test the checks, not the rules."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One planted bug: ``patch`` (a unified diff against the repository) and where and
+    what it is."""
+
+    id: str
+    description: str
+    patch: str
+    file: str = ""
+    function: str = ""
+    line: int = 0
+    operator: str = ""
+
+
+def repo_root() -> Path:
+    """The repository the model is imported from (the folder holding ``tricklaw/``)."""
+    import tricklaw
+
+    return Path(tricklaw.__file__).resolve().parent.parent
+
+
+def _module_file(name: str, root: Path) -> str | None:
+    module = sys.modules.get(name) or importlib.import_module(name)
+    path = Path(getattr(module, "__file__", "") or "").resolve()
+    if path.suffix != ".py":
+        return None
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return None
+
+
+def ruleset_files(ruleset: Any, root: Path | None = None) -> list[str]:
+    """The repository paths of ``ruleset``'s own rule modules: its class's module, and
+    every module of that module's package when the ruleset is a package of its own in
+    the model's rulesets folder (a plug-in's package holds its other layers too)."""
+    root = root or repo_root()
+    name = type(ruleset).__module__
+    package = name.rpartition(".")[0]
+    parent = sys.modules.get(package)
+    own_package = package.startswith(RULESETS.package + ".")  # a plug-in: its model module
+    if parent is None or not getattr(parent, "__path__", None) or not own_package:
+        found = _module_file(name, root)
+        return [found] if found else []
+    folder = Path(parent.__file__ or "").resolve().parent
+    out = []
+    for path in sorted(folder.glob("*.py")):  # a plug-in outside the repository: none
+        if path.resolve().is_relative_to(root):
+            out.append(str(path.resolve().relative_to(root)))
+    return out
+
+
+def rule_files(root: Path | None = None) -> dict[str, list[str]]:
+    """Repository path -> the ids of the rulesets it holds rules of (the shared modules:
+    every ruleset)."""
+    root = root or repo_root()
+    out: dict[str, list[str]] = {}
+    for ruleset in RULESETS.values():
+        for f in ruleset_files(ruleset, root):
+            out.setdefault(f, []).append(ruleset.id)
+    for name in SHARED:
+        shared = _module_file(name, root)
+        if shared:
+            out[shared] = list(RULESETS)
+    return out
+
+
+def rule_functions(tree: ast.Module, every: bool = False) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """(qualified name, definition) of every rule function of a module: module-level
+    functions and methods, nested ones included in their parent, less :data:`NOT_RULES`
+    and dunders (all functions with ``every``)."""
+    for node in tree.body:
+        items: list[tuple[str, ast.stmt]] = [("", node)]
+        if isinstance(node, ast.ClassDef):
+            items = [(node.name + ".", n) for n in node.body]
+        for prefix, item in items:
+            if isinstance(item, ast.FunctionDef):
+                if not every and (item.name in NOT_RULES or item.name.startswith("__")):
+                    continue
+                yield prefix + item.name, item
+
+
+_BOUNDARY = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+_NEGATE = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_SWAP = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+_ENCODING_OPS = (ast.BitAnd, ast.RShift, ast.LShift, ast.BitOr)
+
+
+def _variants(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Iterator[tuple[str, ast.expr]]:
+    """(operator, replacement) for each mutation of the expression ``node``."""
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            for name, table in (
+                ("cmp-boundary", _BOUNDARY),
+                ("cmp-negate", _NEGATE),
+                ("cmp-swap", _SWAP),
+            ):
+                if type(op) in table:
+                    new = copy.deepcopy(node)
+                    new.ops[i] = table[type(op)]()
+                    yield name, new
+    elif isinstance(node, ast.BoolOp):
+        new_op: ast.boolop = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        yield "bool-swap", ast.BoolOp(new_op, copy.deepcopy(node.values))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield "not-drop", copy.deepcopy(node.operand)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        if not isinstance(node.operand, ast.Constant):
+            yield "neg-drop", copy.deepcopy(node.operand)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        yield "bool-const", ast.Constant(not node.value)
+    elif isinstance(node, ast.Constant) and type(node.value) is int:
+        parent = parents.get(node)
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, _ENCODING_OPS):
+            return
+        if isinstance(parent, ast.UnaryOp):
+            return  # -1 and the like: the unary node is the constant
+        indexing = isinstance(parent, ast.Slice) or (
+            isinstance(parent, ast.Subscript) and parent.slice is node
+        )
+        name = "index-shift" if indexing else "const-shift"
+        for delta in (1, -1):
+            yield name, ast.Constant(node.value + delta)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        swap = {"min": "max", "max": "min"}.get(node.func.id)
+        if swap:
+            new_call = copy.deepcopy(node)
+            new_call.func = ast.Name(swap, ast.Load())
+            yield "minmax-swap", new_call
+    elif (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Add | ast.Sub)
+        and not any(_sequence(side) for side in (node.left, node.right))
+    ):
+        new_bin = copy.deepcopy(node)
+        new_bin.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
+        yield "arith-swap", new_bin
+    if (
+        isinstance(parents.get(node), ast.If | ast.IfExp | ast.While)
+        and getattr(parents[node], "test", None) is node
+    ):
+        negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        covered = (
+            isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _NEGATE
+        )  # cmp-negate plants the same bug
+        if not (negated or covered):
+            yield "cond-negate", ast.UnaryOp(ast.Not(), copy.deepcopy(node))
+
+
+def _sequence(node: ast.expr) -> bool:
+    """Whether ``node`` is plainly a sequence (``+`` there joins, a ``-`` would only crash)."""
+    return isinstance(node, ast.Tuple | ast.List | ast.ListComp | ast.JoinedStr) or (
+        isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
+    )
+
+
+def _body_nodes(fn: ast.FunctionDef) -> Iterator[tuple[ast.AST, dict[ast.AST, ast.AST]]]:
+    parents: dict[ast.AST, ast.AST] = {}
+    for stmt in fn.body:
+        for parent in ast.walk(stmt):
+            for child in ast.iter_child_nodes(parent):
+                parents[child] = parent
+    skip: set[int] = set()
+    for stmt in fn.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.AnnAssign):
+                skip.update(id(n) for n in ast.walk(node.annotation))
+            if isinstance(node, ast.JoinedStr):
+                skip.update(id(n) for n in ast.walk(node))
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                skip.add(id(node.value))  # a docstring
+    for stmt in fn.body:
+        for node in ast.walk(stmt):
+            if id(node) not in skip and hasattr(node, "end_col_offset"):
+                yield node, parents
+
+
+def _replace(lines: list[bytes], node: ast.AST, text: str) -> list[bytes]:
+    """``lines`` (source as bytes, with their ends) with ``node``'s span replaced."""
+    start, end = node.lineno - 1, node.end_lineno or node.lineno  # type: ignore[attr-defined]
+    first = lines[start][: node.col_offset]  # type: ignore[attr-defined]
+    last = lines[end - 1][node.end_col_offset :]  # type: ignore[attr-defined]
+    return [*lines[:start], first + text.encode("utf-8") + last, *lines[end:]]
+
+
+def make_patch(path: str, before: str, after: str) -> str:
+    """The unified diff (``-p1`` paths) turning ``before`` into ``after`` at ``path``."""
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+        )
+    )
+
+
+def mutants_of_file(root: Path, path: str) -> list[Mutant]:
+    """Every mutant of the rule functions in the repository file ``path``."""
+    source = (root / path).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = source.encode("utf-8").splitlines(keepends=True)
+    parts = list(Path(path).with_suffix("").parts)
+    while len(parts) > 1 and parts[0] in {"model", "rulesets"}:
+        parts.pop(0)
+    stem = ".".join(p for p in parts if p != "__init__")
+    out: list[Mutant] = []
+    seen: set[str] = set()
+    for qualname, fn in rule_functions(tree):
+        for node, parents in _body_nodes(fn):
+            for operator, new in _variants(node, parents):
+                text = "(" + ast.unparse(new) + ")"
+                mutated = b"".join(_replace(lines, node, text)).decode("utf-8")
+                try:
+                    if ast.dump(ast.parse(mutated)) == ast.dump(tree):
+                        continue
+                except SyntaxError:
+                    continue
+                base = f"{stem}.{qualname}.L{node.lineno}.{operator}"  # type: ignore[attr-defined]
+                ident, k = base, 2
+                while ident in seen:
+                    ident, k = f"{base}.{k}", k + 1
+                seen.add(ident)
+                old = ast.get_source_segment(source, node) or ast.unparse(node)
+                out.append(
+                    Mutant(
+                        ident,
+                        f"{path}:{node.lineno} in {qualname}: "  # type: ignore[attr-defined]
+                        f"`{' '.join(old.split())}` -> `{ast.unparse(new)}`",
+                        make_patch(path, source, mutated),
+                        path,
+                        qualname,
+                        node.lineno,  # type: ignore[attr-defined]
+                        operator,
+                    )
+                )
+    return out
+
+
+def generate(root: Path | None = None) -> list[Mutant]:
+    """The project's own mutants of every rule file (:func:`rule_files`), by id."""
+    root = root or repo_root()
+    out = [m for f in sorted(rule_files(root)) for m in mutants_of_file(root, f)]
+    return sorted(out, key=lambda m: m.id)
+
+
+def replacement_patch(root: Path, path: str, function: str, source: str) -> str:
+    """The patch replacing function ``function`` (qualified name) of ``path`` by
+    ``source``, re-indented to the definition's place."""
+    text = (root / path).read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    found = dict(rule_functions(tree, every=True))
+    if function not in found:
+        raise ValueError(f"{path} has no function {function!r}")
+    fn = found[function]
+    start = min([fn.lineno, *(d.lineno for d in fn.decorator_list)]) - 1
+    lines = text.splitlines(keepends=True)
+    indent = " " * fn.col_offset
+    new = textwrap.indent(textwrap.dedent(source).strip("\n") + "\n", indent)
+    mutated = "".join([*lines[:start], new, *lines[fn.end_lineno or fn.lineno :]])
+    return make_patch(path, text, mutated)
+
+
+def load_mutants(path: Path, root: Path | None = None) -> list[Mutant]:
+    """A mutant set: a TOML file of ``[[mutant]]`` tables or a directory of diff files
+    (see the module docstring)."""
+    root = root or repo_root()
+    if path.is_dir():
+        return [
+            Mutant(p.stem, f"patch {p.name}", p.read_text(encoding="utf-8"))
+            for p in sorted(path.iterdir())
+            if p.suffix in {".diff", ".patch"}
+        ]
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for entry in data.get("mutant", []):
+        if "patch" in entry:
+            patch = entry["patch"]
+        else:
+            patch = replacement_patch(root, entry["file"], entry["function"], entry["source"])
+        out.append(
+            Mutant(
+                entry["id"],
+                entry.get("description", ""),
+                patch,
+                entry.get("file", ""),
+                entry.get("function", ""),
+            )
+        )
+    return out
+
+
+def patched_files(patch: str) -> list[str]:
+    """The repository paths a patch changes."""
+    out = []
+    for line in patch.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].split("\t")[0].strip()
+            out.append(name[2:] if name.startswith("b/") else name)
+    return out
