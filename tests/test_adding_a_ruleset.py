@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +30,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import tiny  # noqa: E402  (the example plug-in, beside this file)
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    """Tiny, registered in every layer for the test, and removed after it."""
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 @pytest.fixture(scope="module")

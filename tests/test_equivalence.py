@@ -5,7 +5,7 @@ and a planted model bug on a rare six-player trick, which the proof must catch."
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import tiny  # noqa: E402  (the example plug-in, beside this file)
 
 X, Y = z3.Int("x"), z3.Int("y")
 SMALL = [X >= 0, X < 3, Y >= 0, Y < 3]
@@ -159,15 +158,6 @@ def test_the_plain_copy_of_the_model_runs_and_proves_the_same() -> None:
     assert type(run.__self__.game.ruleset).__module__.startswith(plain.PREFIX)  # type: ignore[attr-defined]
     cards = [Card(c) for c in ruleset.palette.parse_all(["R1", "Y5", "G3"])]
     assert run(cards) == enc.model_outcome(cards)
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def test_tiny_is_proved_equal_at_every_count(registered: None) -> None:

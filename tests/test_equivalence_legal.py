@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,6 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import tiny
 
 clause = pytest.mark.clause
 
@@ -41,15 +40,6 @@ def test_every_follow_reading_of_sticheln_1993_is_proved() -> None:
     )
     follows = {r.reading for r in results}
     assert len(follows) == 3 and all(r.status == PROVED for r in results), results
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def test_tinys_play_rule_proved_for_every_hand(registered: None) -> None:

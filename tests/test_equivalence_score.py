@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import tiny
 
 clause = pytest.mark.clause
 
@@ -45,15 +43,6 @@ def test_the_lasts_score_and_ghost_proved_for_every_pile() -> None:
     results = equivalence_score.score_results(get_ruleset("the-last"), 2, {}, 30_000)
     assert [r.status for r in results] == [PROVED], results
     assert "seats 0-2" in results[0].detail  # the ghost's seat too
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def test_tinys_score_proved(registered: None) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tiny
 
 TIMEOUT = 30_000
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    """Tiny, registered in every layer for the test, and removed after it."""
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def _statuses(ruleset_id: str, players: int, options: dict[str, str] | None = None) -> Any:

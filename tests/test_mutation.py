@@ -17,7 +17,6 @@ import os
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,7 +46,6 @@ from tricklaw.mutation.runner import (
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import tiny  # noqa: E402  (the example plug-in, beside this file)
 
 SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_SAMPLE", "6"))
 """How many of the project's mutants the slow test runs (seeded by ``SEED``)."""
@@ -56,15 +54,6 @@ TINY_SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_TINY_SAMPLE", "10"))
 """How many of Tiny's mutants the slow test runs (same seed; 0: all of them)."""
 
 LOWHIGH = "model/rulesets/lowhigh.py"
-
-
-@pytest.fixture
-def registered() -> Iterator[None]:
-    tiny.register()
-    try:
-        yield
-    finally:
-        tiny.unregister()
 
 
 def _by_function(mutants: list[Mutant], function: str, operator: str) -> Mutant:
@@ -197,6 +186,7 @@ def _assert_all_killed(results: list[runner.MutantResult]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.mutation
 def test_verify_kills_every_behaviour_changing_mutant_of_a_seeded_sample() -> None:
     """The project's own mutants, a sample seeded by ``TRICKLAW_MUTATION_SEED`` of
     ``TRICKLAW_MUTATION_SAMPLE`` (default 6; the whole set with ``python -m
@@ -208,6 +198,7 @@ def test_verify_kills_every_behaviour_changing_mutant_of_a_seeded_sample() -> No
 
 
 @pytest.mark.slow
+@pytest.mark.mutation
 def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
     registered: None, tmp_path: Path
 ) -> None:

@@ -28,9 +28,6 @@ from tricklaw.spec.errors import SpecError
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import test_adding_a_ruleset  # noqa: E402  (Tiny, the example plug-in, and its fixture)
-
-registered = test_adding_a_ruleset.registered
 
 clause = pytest.mark.clause
 
