@@ -3,8 +3,9 @@
 :func:`violations` lists what is wrong with a state (empty when all holds):
 card conservation (hands, the trick, the taken piles, the cards set aside and
 the ruleset's other holdings together are exactly the round's deal, each card
-once), seat and phase sanity, and that the totals are the sum of the round
-scores. Tests run it after every action of random and stateful games; the
+once), that every hand is in canonical card order (the order the proofs of
+``tricklaw.proofs.equivalence_legal`` take hands in), seat and phase sanity, and that
+the totals are the sum of the round scores. Tests run it after every action of random and stateful games; the
 ``verify`` command runs it on sampled games.
 """
 
@@ -41,6 +42,9 @@ def violations(state: State[Any]) -> list[str]:
             + (f"lost {' '.join(map(fmt, lost))} " if lost else "")
             + (f"appeared {' '.join(map(fmt, made))}" if made else "")
         )
+    for seat, hand in enumerate(state.hands):
+        if list(hand) != sorted(hand):
+            problems.append(f"seat {seat}'s hand is not in card order")
     if set(ruleset.deck(game.players, game.options)) != set(dealt):
         problems.append("the deal is not the deck for this player count")
     if state.phase is Phase.OVER:

@@ -218,3 +218,12 @@ def test_lowhigh_judge_agrees_with_the_text(trick: list[int], among_rest: bool) 
         assert result.taken[0] == (len(trick) - 2, (trick[high],))
     else:
         assert result.taken == ((high, tuple(trick)),)
+
+
+def test_a_hand_out_of_card_order_is_a_violation() -> None:
+    """The legality proofs take hands in card order; the invariant holds the model to it."""
+    game = get_ruleset(LH).make_game(3)
+    state = game.new_initial_state(5)
+    assert state.hands[0] and violations(state) == []
+    shuffled = state._replace(hands=(tuple(reversed(state.hands[0])), *state.hands[1:]))
+    assert violations(shuffled) == ["seat 0's hand is not in card order"]
