@@ -3,10 +3,10 @@
 :func:`violations` lists what is wrong with a state (empty when all holds):
 card conservation (hands, the trick, the taken piles, the cards set aside and
 the ruleset's other holdings together are exactly the round's deal, each card
-once), that every hand is in canonical card order (the order the proofs of
-``tricklaw.proofs.equivalence_legal`` take hands in), seat and phase sanity, and that
-the totals are the sum of the round scores. Tests run it after every action of random and stateful games; the
-``verify`` command runs it on sampled games.
+once), that every hand is in canonical card order (the order in which the legality
+proofs take hands), seat and phase sanity, and that the totals are the sum of the round
+scores. Tests run it after every action of random and stateful games; the ``verify``
+command runs it on sampled games.
 """
 
 from __future__ import annotations
