@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -158,11 +157,8 @@ def test_an_unknown_clause_id_fails_the_build(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_docs_build_without_warnings(tmp_path: Path) -> None:
     out = tmp_path / "html"
-    start = time.perf_counter()
     run = _sphinx(DOCS, out, tmp_path)
-    seconds = time.perf_counter() - start
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
-    assert seconds < 120, f"the docs build took {seconds:.0f} s"
     for page in RULESETS:
         html = (out / "generated" / "rulesets" / f"{page}.html").read_text(encoding="utf-8")
         prefix = trace.known_ids([page])
