@@ -56,7 +56,7 @@ nitpick_ignore_regex = [
     (
         r"py:.*",
         r"(z3|collections|typing|argparse|enum|dataclasses|types|pathlib|abc|io|http|subprocess"
-        r"|importlib)"
+        r"|importlib|ast)"
         r"(\..*)?",
     ),
     # The OpenSpiel adapter's numpy tensors and pyspiel base classes.

@@ -112,8 +112,12 @@ def rule_functions(ruleset: Ruleset[Any]) -> list[RuleFunction]:
             if cited:
                 out[name] = RuleFunction(name, cited)
     names = {m.__name__ for m in modules}
-    for cls in type(ruleset).__mro__:
-        if cls.__module__ not in names and not cls.__module__.endswith(type(ruleset).__module__):
+    root = type(ruleset)
+    if plain.compiled_install() and root.__module__.startswith("tricklaw."):
+        # a compiled class keeps no docstrings: read the plain copy's class
+        root = getattr(plain.plain_module(root.__module__), root.__name__)
+    for cls in root.__mro__:
+        if cls.__module__ not in names and not cls.__module__.endswith(root.__module__):
             continue
         for name, fn in vars(cls).items():
             if name.startswith("_") or not inspect.isroutine(fn):

@@ -19,6 +19,7 @@ from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
 from tricklaw.proofs import (
     declared_readings,
+    plain,
     round_rule_checks,
     rule_coverage,
     symmetries,
@@ -208,6 +209,11 @@ def test_the_model_rounds_lie_inside_lowhighs_relaxations() -> None:
     assert all("witnesses" in r.detail for r in found)
 
 
+@pytest.mark.skipif(
+    plain.compiled_install(),
+    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
+    " run with the editable install (pip install -e)",
+)
 @clause("LH-SCORE-2")
 def test_a_shifted_scoring_threshold_is_a_counterexample_naming_the_round(
     monkeypatch: pytest.MonkeyPatch,
@@ -246,6 +252,11 @@ def test_hunds_lead_decider_is_the_rules_on_sampled_rounds() -> None:
         assert {"HUND-POWER-5", "HUND-GAP-6", "HUND-D-LEADTIE"} <= set(row.clauses)
 
 
+@pytest.mark.skipif(
+    plain.compiled_install(),
+    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
+    " run with the editable install (pip install -e)",
+)
 @clause("HUND-POWER-5")
 def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(
     monkeypatch: pytest.MonkeyPatch,
@@ -265,6 +276,11 @@ def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(
     assert "seed" in bad.witness["round"] and bad.witness["model"] != bad.witness["rule"]
 
 
+@pytest.mark.skipif(
+    plain.compiled_install(),
+    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
+    " run with the editable install (pip install -e)",
+)
 @clause("LAST-GHOST-6")
 def test_a_ghost_that_scores_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all(r.status == "pass" for r in rule_rows("the-last", 2).values())

@@ -47,6 +47,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 
+pytestmark = pytest.mark.skipif(
+    not (repo_root() / "pyproject.toml").exists(),
+    reason="the mutation harness mutates the source tree: it needs the editable install"
+    " (pip install -e '.[test]'), and this one is not",
+)
+
 SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_SAMPLE", "6"))
 """How many of the project's mutants the slow test runs (seeded by ``SEED``)."""
 SEED = int(os.environ.get("TRICKLAW_MUTATION_SEED", "1"))
