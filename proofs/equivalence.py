@@ -319,7 +319,7 @@ def equivalence_results(
         progress(f"{ruleset.id} {players}p {label}: equivalence")
         outcomes = [_bounded(cls(game, ctx), label, timeout_ms) for ctx in cls.contexts(game)]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
-        paths = sum(_count(o.detail) for o in outcomes)
+        paths = sum(path_count(o.detail) for o in outcomes)
         detail = shown.detail
         if shown.status == PROVED and len(outcomes) > 1:
             detail = f"every trick, {len(outcomes)} contexts, {paths} paths in all"
@@ -344,6 +344,7 @@ def equivalence_results(
     return out
 
 
-def _count(detail: str) -> int:
+def path_count(detail: str) -> int:
+    """The number of paths an equivalence result's ``detail`` reports (0 if none)."""
     head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
     return int(head) if head.isdigit() else 0

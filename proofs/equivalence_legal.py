@@ -39,7 +39,7 @@ from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.equivalence import MACHINE, SEVERITY, prove_paths
+from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_paths
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, PlayEncoding, is_card, term
 from tricklaw.proofs.plays import symbolic as symbolic_card
@@ -237,7 +237,7 @@ def legal_results(
             enc = cls(game, ctx)
             outcomes += [legal_equivalence(enc, p, timeout_ms) for p in range(game.seats)]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
-        paths = sum(_count(o.detail) for o in outcomes)
+        paths = sum(path_count(o.detail) for o in outcomes)
         seconds = sum(o.seconds for o in outcomes)
         limit, _ = hand_limit(cls(game, cls.contexts(game)[0]), 0)
         detail = shown.detail
@@ -261,8 +261,3 @@ def legal_results(
             )
         )
     return out
-
-
-def _count(detail: str) -> int:
-    head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
-    return int(head) if head.isdigit() else 0

@@ -36,7 +36,7 @@ from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.equivalence import MACHINE, SEVERITY, prove_paths
+from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_paths
 from tricklaw.proofs.equivalence_legal import legal_results
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.scores import SCORES, ScoreEncoding
@@ -203,7 +203,7 @@ def score_results(
             for s in first.seats()
         ]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
-        paths = sum(_count(o.detail) for o in outcomes)
+        paths = sum(path_count(o.detail) for o in outcomes)
         detail = shown.detail
         if shown.status == PROVED:
             piles = (
@@ -233,11 +233,6 @@ def score_results(
             )
         )
     return out
-
-
-def _count(detail: str) -> int:
-    head = detail.split(" paths", 1)[0].rsplit(" ", 1)[-1]
-    return int(head) if head.isdigit() else 0
 
 
 def merged_results(

@@ -118,7 +118,7 @@ class ScoreEncoding(ABC):
         """The seat's round score as a z3 Int term, and the clause ids stating it (an
         encoding with :attr:`ScoreEncoding.every_pile` states
         :meth:`ScoreEncoding.score_of_all` instead)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} states neither score nor score_of_all")
 
     def model_score(
         self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
@@ -126,7 +126,9 @@ class ScoreEncoding(ABC):
         """The model's score of the seat, from ``module`` (the module of ``game``'s
         ruleset class in the copy of the model that runs), for ``pile`` (a sequence of
         cards) and the single ``cards``."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} runs neither model_score nor model_score_of_all"
+        )
 
 
 SCORES: Registry[type[ScoreEncoding]] = Registry("score encoding", __name__)
