@@ -63,11 +63,14 @@ def test_verify_exits_0_and_says_so(verify_run: Any) -> None:
     assert "Traceback" not in proc.stderr
     n = Counter(r["status"] for r in report["results"])
     hollow = n["vacuous"] + n["trivial"]
-    assert proc.stdout.rstrip().splitlines()[-1] == (
+    closing = " ".join(proc.stdout.rstrip().split("\n\n")[-1].split("\n"))
+    assert closing.endswith(
         f"{n['proved']} proved; {n['pass']} passed checks; {n['finding']} findings "
         f"(recorded disputes); {n['info']} informational; {hollow} vacuous or trivial as "
         "documented; 0 failed"
     )
+    assert closing.startswith(f"{len(report['results'])} obligations in ")
+    assert "failures: none" in proc.stdout
     assert report["failed"] == 0
 
 
@@ -145,3 +148,18 @@ def test_the_report_is_written_where_asked_and_only_there(verify_run: Any) -> No
     assert report["format"] == "tricklaw-verify" and report["version"] == 1
     assert report["scope"]["ruleset"] is None and report["scope"]["players"] is None
     assert not Path("report.json").exists()
+
+
+def test_the_default_report_fits_80_columns_and_names_every_finding(verify_run: Any) -> None:
+    """Issue 15's verify for a person: the default output is the 80-column summary (a line
+    is longer only when it is one unbreakable token), every finding's dispute and clauses
+    are named whole, and the full table is behind ``--table``."""
+    proc, report = verify_run
+    lines = proc.stdout.splitlines()
+    assert not [line for line in lines if len(line) > 80 and len(line.split()) > 1]
+    assert "obligation" not in lines[0]  # not the table's heading
+    words = set(re.split(r"[^A-Za-z0-9-]+", proc.stdout))
+    for row in report["results"]:
+        if row["status"] == "finding":
+            assert row["dispute"] in proc.stdout, row
+            assert {c for c in row["clauses"] if ":" not in c} <= words, row

@@ -247,7 +247,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.smt2,
         load_plugins,
     )
-    return run_verify(scope, args.json_path, sys.stdout)
+    return run_verify(scope, args.json_path, sys.stdout, table=args.table)
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -386,6 +386,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="time-out per obligation in milliseconds (default 30000); a time-out is unknown",
     )
     p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="print every row in a table (default: an 80-column summary with every finding "
+        "and failure in full; every row is also in the --json report)",
+    )
     p.add_argument(
         "--jobs",
         "-j",

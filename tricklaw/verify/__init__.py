@@ -28,14 +28,17 @@ a witness the model replays).
 
 Each row has one of the statuses of :data:`~tricklaw.proofs.statuses.STATUSES`
 (``proved``, ``pass``, ``info``, ``finding``, ``trivial``, ``vacuous``, ``unknown``,
-``counterexample``, ``fail``), listed with their meanings at the head of the report and
-in ``tricklaw verify --help``. ``proved`` is a theorem about the rules: an unsat whose
+``counterexample``, ``fail``), listed with their meanings in the report and in
+``tricklaw verify --help``. ``proved`` is a theorem about the rules: an unsat whose
 premises are satisfiable and whose claim is not true on its own (else ``vacuous`` or
 ``trivial``, :func:`~tricklaw.proofs.solver.classify`). The command exits 1 if any row
 fails (:func:`~tricklaw.proofs.obligations.fails`): a failed check, a counterexample,
 an unknown (a time-out is never counted as proved), or a vacuous or trivial row that
-its ruleset does not document as expected. The summary counts every status, then what
-passed apart from the findings, the informational rows and the documented hollow ones.
+its ruleset does not document as expected. By default the report is an 80-column
+summary (:mod:`.summary`): counts by ruleset and by kind of obligation, every failure and
+every finding in full, the statuses, and closing lines that count what passed apart from
+the findings, the informational rows and the documented hollow ones. ``--table`` prints
+every row instead, and ``--json FILE`` writes every row.
 
 Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
 one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
@@ -46,11 +49,13 @@ With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
 
 The package: :mod:`.checks` holds the checks that are not Z3 obligations (the registry,
 the worked examples by the model, the shuffle vectors, the self-check), :mod:`.run` the
-steps, the units and :func:`collect`, and :mod:`.report` the report and the exit status.
+steps, the units and :func:`collect`, :mod:`.summary` the default 80-column report,
+and :mod:`.report` the full table, the JSON report and the exit status.
 """
 
-from tricklaw.verify.report import BAD, run_verify, summary_lines
+from tricklaw.verify.report import BAD, run_verify
 from tricklaw.verify.run import PARTED_STEPS, PLAYER_STEPS, PartedStep, Scope, Unit, collect
+from tricklaw.verify.summary import summary, summary_lines
 
 __all__ = [
     "BAD",
@@ -61,5 +66,6 @@ __all__ = [
     "Unit",
     "collect",
     "run_verify",
+    "summary",
     "summary_lines",
 ]

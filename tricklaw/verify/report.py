@@ -1,5 +1,6 @@
-"""The report of ``tricklaw verify``: the table, the score bounds table, the summary
-lines, the JSON report and the exit status (:func:`run_verify`)."""
+"""The report of ``tricklaw verify``: the full table and the score bounds table (``--table``;
+the default is :mod:`tricklaw.verify.summary`), the JSON report and the exit status
+(:func:`run_verify`)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,7 @@ from tricklaw.proofs.obligations import Result, fails
 from tricklaw.proofs.statuses import BAD as STATUS_BAD
 from tricklaw.proofs.statuses import (
     FINDING,
-    HOLLOW,
     INFO,
-    ORDER,
     PASS,
     PROVED,
     STATUSES,
@@ -25,33 +24,13 @@ from tricklaw.proofs.statuses import (
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells
 from tricklaw.verify.run import Scope, collect
+from tricklaw.verify.summary import summary, summary_lines
 
 BAD = STATUS_BAD
 """Statuses that make ``verify`` exit non-zero whatever the row: a failed check, a
 counterexample, and ``unknown`` (a time-out is never counted as proved). A *vacuous* or
 *trivial* row fails it too unless documented as expected
 (:func:`~tricklaw.proofs.obligations.fails`)."""
-
-
-def summary_lines(results: list[Result], seconds: float) -> list[str]:
-    """The report's closing lines: every status counted (in the order of
-    :data:`~tricklaw.proofs.statuses.ORDER`), then what passes and what fails, findings,
-    informational and documented hollow rows counted apart from the passes."""
-    counts = {status: 0 for status in ORDER}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    listed = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-    failed = [r for r in results if fails(r)]
-    hollow = sum(counts[s] for s in HOLLOW) - sum(r.status in HOLLOW for r in failed)
-    parts = [
-        f"{counts[PROVED]} proved",
-        f"{counts[PASS]} passed checks",
-        f"{counts[FINDING]} findings (recorded disputes)",
-        f"{counts[INFO]} informational",
-        f"{hollow} vacuous or trivial as documented",
-        f"{len(failed)} failed",
-    ]
-    return [f"{len(results)} obligations in {seconds:.1f}s: {listed}", "; ".join(parts)]
 
 
 def render(results: list[Result], out: TextIO) -> None:
@@ -120,8 +99,10 @@ def _bounds_table(results: list[Result]) -> Any:
     return table
 
 
-def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
-    """Run :func:`collect`, print the table, write the JSON report; the exit status."""
+def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool = False) -> int:
+    """Run :func:`collect`, print the 80-column :func:`~tricklaw.verify.summary.summary`
+    (or, with ``table``, the status legend, every row and the score bounds), write the
+    JSON report; the exit status."""
     from rich.progress import Progress
 
     start = time.perf_counter()
@@ -132,13 +113,16 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO) -> int:
     else:
         results = collect(scope)
     seconds = time.perf_counter() - start
-    out.write("statuses:\n" + legend() + "\n")
-    render(results, out)
+    if table:
+        out.write("statuses:\n" + legend() + "\n")
+        render(results, out)
+        out.write("".join(f"{line}\n" for line in summary_lines(results, seconds)))
+    else:
+        out.write(summary(results, seconds))
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
     bad = sum(fails(r) for r in results)
-    out.write("".join(f"{line}\n" for line in summary_lines(results, seconds)))
     if json_path:
         report = {
             "format": "tricklaw-verify",
