@@ -26,10 +26,11 @@ import z3
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
+from tricklaw.proofs.example_legality import disputes_excluded, per_reading
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled, record
 from tricklaw.proofs.solver import Tracked
-from tricklaw.spec import load_examples
+from tricklaw.spec import load_examples, load_registry
 
 
 def _verdict(assertions: list[Tracked], timeout_ms: int) -> tuple[str, tuple[str, ...]]:
@@ -53,6 +54,7 @@ def example_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
     """One result per worked trick: its Z3 verdict under every reading, against the data."""
     data = load_examples(ruleset.id)
     cls = ENCODINGS[ruleset.id]
+    disputes = load_registry(ruleset.id).disputes
     specs = [s for s in ruleset.option_specs if s.name in cls.readings and s.choices]
     out = []
     for ex in data.get("sequence", []):
@@ -61,6 +63,7 @@ def example_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
             holds_under = trick.get("holds_under", ex.get("holds_under", {}))
             relevant = {k: v for k, v in holds_under.items() if k in {s.name for s in specs}}
             verdicts = []
+            found: dict[str, str] = {}
             ok = True
             seconds = 0.0
             for readings in reading_combinations(ruleset, cls.readings):
@@ -93,16 +96,19 @@ def example_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
                 )
                 if verdict == "unknown" or (verdict == "holds") != expected:
                     ok = False
+                if verdict == "contradiction" and not expected:
+                    for d in disputes_excluded(readings, relevant, disputes, core):
+                        found.setdefault(d.id, "unsat-core")
             out.append(
-                Result(
+                per_reading(
                     f"example-z3 {trick['clause']}",
                     ruleset.id,
                     str(ex["players"]),
-                    "every reading",
-                    "proved" if ok else "counterexample",
-                    seconds,
-                    (trick["clause"],),
-                    "; ".join(verdicts),
+                    ok=ok,
+                    found=found,
+                    seconds=seconds,
+                    clauses=(trick["clause"],),
+                    lines=verdicts,
                 )
             )
     return out

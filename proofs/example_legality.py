@@ -137,9 +137,7 @@ class WorkedSequence:
                 cards = [c for c in sorted(self.deck) if colour_of(c) == colour]
             else:
                 cards = [c for c in [self.ruleset.palette.parse(what)] if c in self.deck]
-            out[s] = {
-                c: z3.Bool(f"aside{b}_{s}_{colour_of(c)}_{value_of(c)}") for c in cards
-            }
+            out[s] = {c: z3.Bool(f"aside{b}_{s}_{colour_of(c)}_{value_of(c)}") for c in cards}
         return out
 
     def _block(self, b: int, block: list[int]) -> list[tuple[int, str, Tracked]]:
@@ -182,8 +180,7 @@ class WorkedSequence:
                 bound = z3.And(bound, start == int(stated))
             weights = [(x, 2**j) for j, x in enumerate(bits)]
             counts = [
-                z3.PbEq([*[(h, 1) for h in hand[s].values()], *weights], size)
-                for s in self.seats
+                z3.PbEq([*[(h, 1) for h in hand[s].values()], *weights], size) for s in self.seats
             ]
             out.append((block[0], "fact", Tracked(f"{clause}@hand-size", z3.And(bound, *counts))))
         gone: set[tuple[str, Card]] = set()  # (player, card) played in earlier tricks
@@ -267,9 +264,11 @@ def _expected(holds_under: Mapping[str, Sequence[str]], readings: Mapping[str, s
     return all(readings[k] in v for k, v in holds_under.items() if k in readings)
 
 
-def _disputes(
-    readings: Mapping[str, str], holds_under: Mapping[str, Sequence[str]],
-    disputes: Sequence[Dispute], core: Sequence[str],
+def disputes_excluded(
+    readings: Mapping[str, str],
+    holds_under: Mapping[str, Sequence[str]],
+    disputes: Sequence[Dispute],
+    core: Sequence[str],
 ) -> list[Dispute]:
     """The disputes whose reading here the data excludes and whose clauses the core names."""
     named = {label.split("@")[0] for label in core}
@@ -321,6 +320,7 @@ def sequence_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
         holds_under = ex.get("holds_under", {})
         trick_lines: dict[int, list[str]] = {k: [] for k in range(len(ex["trick"]))}
         trick_ok = {k: True for k in trick_lines}
+        trick_found: dict[int, dict[str, str]] = {k: {} for k in trick_lines}
         trick_secs = 0.0
         for readings in reading_combinations(ruleset, cls.readings):
             game = ruleset.make_game(ex["players"], readings)
@@ -335,6 +335,11 @@ def sequence_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
                 got = alone.status == "holds"
                 if alone.status == "unknown" or got != want:
                     trick_ok[k] = False
+                if alone.status == "contradiction" and not want:
+                    for d in disputes_excluded(
+                        readings, trick.get("holds_under", holds_under), disputes, alone.core
+                    ):
+                        trick_found[k].setdefault(d.id, _machine(seq.enc, alone.core))
                 core = f" (core {', '.join(alone.core)})" if alone.core else ""
                 if (
                     alone.status == "contradiction"
@@ -348,18 +353,67 @@ def sequence_results(ruleset: Ruleset[Any], timeout_ms: int) -> list[Result]:
                 trick_lines[k].append(f"{_label(readings)}: {alone.status}{core}")
         for k, trick in enumerate(ex["trick"]):
             out.append(
-                Result(
+                per_reading(
                     f"example-legal {trick['clause']}",
                     ruleset.id,
                     str(ex["players"]),
-                    "every reading",
-                    PROVED if trick_ok[k] else COUNTEREXAMPLE,
-                    trick_secs / max(1, len(trick_lines)),
-                    (trick["clause"],),
-                    "; ".join(trick_lines[k]),
+                    ok=trick_ok[k],
+                    found=trick_found[k],
+                    seconds=trick_secs / max(1, len(trick_lines)),
+                    clauses=(trick["clause"],),
+                    lines=trick_lines[k],
                 )
             )
     return out
+
+
+def per_reading(
+    obligation: str,
+    ruleset_id: str,
+    players: str,
+    *,
+    ok: bool,
+    found: Mapping[str, str],
+    seconds: float,
+    clauses: tuple[str, ...],
+    lines: Sequence[str],
+) -> Result:
+    """The row of one worked trick decided under every reading: ``proved`` when it holds
+    under every reading, as its data says; a ``finding`` when it holds where its data says
+    and fails elsewhere, each failure a recorded dispute (``found``: dispute id -> the
+    machine whose core names it), so that a contradiction is never shown as proved; else a
+    ``counterexample``."""
+    detail = "; ".join(lines)
+    if not ok:
+        return Result(
+            obligation,
+            ruleset_id,
+            players,
+            "every reading",
+            COUNTEREXAMPLE,
+            seconds,
+            clauses,
+            detail,
+        )
+    if not found:
+        return Result(
+            obligation, ruleset_id, players, "every reading", PROVED, seconds, clauses, detail
+        )
+    ids = ",".join(sorted(found))
+    machines = sorted(set(found.values()))
+    return Result(
+        obligation,
+        ruleset_id,
+        players,
+        "every reading",
+        FINDING,
+        seconds,
+        clauses,
+        f"as its data says, except where dispute {ids} reads otherwise: {detail}",
+        {"disputes": sorted(found), "machines": machines},
+        machines[0],
+        ids,
+    )
 
 
 def _result(
@@ -375,17 +429,27 @@ def _result(
     stated = ex.get("consecutive") == "stated"
 
     # A contradiction cites the clauses of its core; anything else the sequence's.
-    clauses = tuple(sorted({label.split("@")[0] for label in verdict.core})) or tuple(
-        ex["clauses"]
-    )
+    clauses = tuple(sorted({label.split("@")[0] for label in verdict.core})) or tuple(ex["clauses"])
 
     def result(
-        status: str, detail: str, witness: Mapping[str, Any], machine: str = "",
+        status: str,
+        detail: str,
+        witness: Mapping[str, Any],
+        machine: str = "",
         dispute: str = "",
     ) -> Result:
         return Result(
-            f"example-legal {ex['id']}", ruleset.id, str(ex["players"]), _label(readings),
-            status, verdict.seconds + extra, clauses, detail, dict(witness), machine, dispute,
+            f"example-legal {ex['id']}",
+            ruleset.id,
+            str(ex["players"]),
+            _label(readings),
+            status,
+            verdict.seconds + extra,
+            clauses,
+            detail,
+            dict(witness),
+            machine,
+            dispute,
         )
 
     extra = 0.0  # the time of the check with the tricks apart
@@ -418,7 +482,7 @@ def _result(
     witness = {"core": list(core), "assumption": assumption}
     if want:
         return result(COUNTEREXAMPLE, detail + "; its data says it holds here", witness)
-    found = _disputes(readings, holds_under, disputes, core)
+    found = disputes_excluded(readings, holds_under, disputes, core)
     if not found:
         detail += "; the core names no dispute of the readings the data excludes"
         return result(COUNTEREXAMPLE, detail, witness)

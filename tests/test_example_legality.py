@@ -51,7 +51,9 @@ def test_the_1993_tricks_are_findings_of_their_disputes(results_1993: list[Any])
     for follow in ("follow-or-trump", "must-follow"):
         strict = by_reading[f"follow={follow}, deck=full"]
         assert (strict.status, strict.machine, strict.dispute) == (
-            FINDING, "example-legality", "STI93-D-FOLLOW"
+            FINDING,
+            "example-legality",
+            "STI93-D-FOLLOW",
         )
         # Lore's blue 0, while she holds the green 4 she plays in trick 3.
         assert any("STI93-EX-TRICK-2/Lore/B0" in c for c in strict.witness["core"])
@@ -60,11 +62,35 @@ def test_the_1993_tricks_are_findings_of_their_disputes(results_1993: list[Any])
     for follow in ("free", "follow-or-trump", "must-follow"):
         table = by_reading[f"follow={follow}, deck=table"]
         assert (table.status, table.machine, table.dispute) == (
-            FINDING, "unsat-core", "STI93-D-DECK"
+            FINDING,
+            "unsat-core",
+            "STI93-D-DECK",
         )
         assert table.witness["assumption"] == ""
         assert {"STI93-DECK-2", "STI93-PLAY-1"} <= set(table.clauses)
     assert all(r.status in (PROVED, FINDING) for r in results_1993)
+
+
+def test_a_worked_trick_that_contradicts_a_reading_is_a_finding_not_proved(
+    results_1993: list[Any],
+) -> None:
+    """Issue 15: the Y14 trick (a card the 4-player deck removes) was shown as ``proved``
+    because it holds where its data says. Its row is now the finding of STI93-D-DECK, and
+    so is the Z3 check of the trick's outcome (example-z3)."""
+    from tricklaw.proofs.example_constraints import example_results
+
+    per_trick = {r.obligation: r for r in results_1993 if not r.obligation.endswith("TRICKS")}
+    y14 = per_trick["example-legal STI93-EX-TRICK-1"]
+    assert (y14.status, y14.machine, y14.dispute) == (FINDING, "unsat-core", "STI93-D-DECK")
+    assert "deck=table: contradiction" in y14.detail and "deck=full: holds" in y14.detail
+    outcome = {r.obligation: r for r in example_results(get_ruleset("sticheln-1993"), TIMEOUT)}
+    z3_y14 = outcome["example-z3 STI93-EX-TRICK-1"]
+    assert (z3_y14.status, z3_y14.machine, z3_y14.dispute) == (
+        FINDING,
+        "unsat-core",
+        "STI93-D-DECK",
+    )
+    assert outcome["example-z3 STI93-EX-TRICK-2"].status == PROVED  # holds everywhere
 
 
 def test_the_registers_found_by_names_these_machines() -> None:
@@ -139,9 +165,7 @@ def test_data_claiming_an_example_holds_where_it_does_not_is_a_counterexample(
     data = load_examples("sticheln-1993")
     wrong = copy.deepcopy(data)
     wrong["sequence"][0]["holds_under"] = {"deck": ["full"]}  # as if every follow reading
-    monkeypatch.setattr(
-        "tricklaw.proofs.example_legality.load_examples", lambda _id: wrong
-    )
+    monkeypatch.setattr("tricklaw.proofs.example_legality.load_examples", lambda _id: wrong)
     results = sequence_results(get_ruleset("sticheln-1993"), TIMEOUT)
     bad = [r for r in results if r.status == COUNTEREXAMPLE]
     readings = {r.reading for r in bad if r.obligation.endswith("EX-TRICKS")}
@@ -179,6 +203,4 @@ def test_a_card_laid_aside_is_in_no_hand() -> None:
     data["aside"]["cards"]["Maria"] = "B3"
     verdict = decide("sticheln", data, {})
     assert verdict.status == "contradiction"
-    assert {"STI-EX-SELECT@aside/Maria", "STI-PLAY-1@STI-EX-TRICK-1/Maria/B3"} <= set(
-        verdict.core
-    )
+    assert {"STI-EX-SELECT@aside/Maria", "STI-PLAY-1@STI-EX-TRICK-1/Maria/B3"} <= set(verdict.core)

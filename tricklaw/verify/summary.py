@@ -114,7 +114,9 @@ def _where(rows: Sequence[Result]) -> str:
     parts = []
     if players:
         parts.append("players " + ", ".join(players))
-    if readings:
+    if readings == ["every reading"]:
+        parts.append("every reading")
+    elif readings:
         parts.append(("reading " if len(readings) == 1 else "readings ") + "; ".join(readings))
     return " | ".join(parts)
 
