@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
-from tricklaw.judging import parse_context, parse_trick
+from tricklaw.judging import parse_context, parse_trick, preset_options
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, to_record
@@ -45,7 +45,8 @@ def _out(text: str = "") -> None:
 
 def _make_game(args: argparse.Namespace) -> Game:
     ruleset = get_ruleset(args.ruleset)
-    options: dict[str, Any] = dict(parse_option_args(args.option or []))
+    options: dict[str, Any] = preset_options(ruleset, getattr(args, "preset", None))
+    options.update(parse_option_args(args.option or []))
     if getattr(args, "rounds", None) is not None:
         options["rounds"] = args.rounds
     return ruleset.make_game(args.players, options)
@@ -85,6 +86,10 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
                             }
                             for d in load_registry(r.id).disputes
                         ],
+                        "presets": [
+                            {"name": p.name, "title": p.title, "options": dict(p.options)}
+                            for p in load_registry(r.id).presets
+                        ],
                     }
                     for r in RULESETS.values()
                 ],
@@ -105,6 +110,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         for d in load_registry(r.id).disputes:
             how = f"found by {', '.join(d.found_by)}" if d.found_by else "written by hand"
             _out(f"    dispute {d.id:<22} {d.kind:<14} {how}")
+        for p in load_registry(r.id).presets:
+            readings = " ".join(f"{k}={v}" for k, v in p.options) or "the defaults"
+            _out(f"    --preset {p.name:<20} {p.title}: {readings}")
     return 0
 
 
@@ -280,6 +288,11 @@ def _add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
         action="append",
         metavar="NAME=VALUE",
         help="choose an option or dispute reading (repeatable)",
+    )
+    p.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="start from a named set of readings (see 'tricklaw rulesets'); --option overrides",
     )
     if rounds:
         p.add_argument("--rounds", type=int, help="number of rounds (sets option rounds)")
