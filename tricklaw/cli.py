@@ -419,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     from tricklaw import check, diff, fuzz, score_bounds, serve, vectors
+    from tricklaw.page import build as page_build
 
     # The commands' modules take the plain argparse type; the parsers are _Parser.
     plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
@@ -428,6 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_command(plain)
     serve.add_command(plain)
     fuzz.add_command(plain)
+    page_build.add_command(plain)
     return parser
 
 
