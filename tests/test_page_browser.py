@@ -170,7 +170,8 @@ def page(browser: Any, url: str) -> Any:
     tab.goto(url)
     tab.wait_for_selector("body[data-ready='1']", timeout=120_000)
     TIMINGS["first_load_s"] = round(time.perf_counter() - start, 2)
-    TIMINGS["engine_ready_ms"] = round(tab.evaluate("window.tricklawTimes.ready"))
+    for key in ("pyodide", "imported", "ready"):
+        TIMINGS[f"engine_{key}_ms"] = round(tab.evaluate(f"window.tricklawTimes.{key}"))
     save_timings()
     assert not errors, errors
     return tab

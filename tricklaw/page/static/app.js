@@ -37,6 +37,8 @@ function call(method, params) {
 const ruleset = () => rulesets.find((r) => r.id === state.ruleset);
 const colourOf = (card) => deck.find((c) => c.letter === card[0]) || { name: "grey" };
 const seatLabel = (i) => (i === 0 ? "leader" : `+${i}`);
+const seatName = (i) => (i === 0 ? "the leader" : `seat +${i}`);
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function drawCard(card, { label = "", win = false, onclick = null, cls = "" } = {}) {
   const colour = colourOf(card).name;
@@ -200,9 +202,9 @@ function headline(cards, result) {
   if (result.winner === null || result.winner === undefined) {
     return `Nobody takes it: ${result.aside.join(" ")} set aside`;
   }
-  const parts = Object.entries(result.taken).map(([seat, got]) => `${seatLabel(Number(seat))} takes ${got.join(" ")}`);
+  const parts = Object.entries(result.taken).map(([seat, got]) => `${seatName(Number(seat))} takes ${got.join(" ")}`);
   const rest = result.aside.length ? `; out of play: ${result.aside.join(" ")}` : "";
-  return `${seatLabel(result.winner)} (${cards[result.winner]}) wins. ${parts.join("; ")}${rest}`;
+  return `${capital(seatName(result.winner))} (${cards[result.winner]}) wins: ${parts.join("; ")}${rest}`;
 }
 
 function judge() {
@@ -242,7 +244,7 @@ function judge() {
     for (const entry of legal) {
       for (const d of entry.disputes) {
         kids.push(el("div", { class: "legal" },
-          el("p", {}, `${seatLabel(entry.seat)} (${entry.card}): `, el("code", {}, d.dispute), ` ${d.title}`),
+          el("p", {}, `${capital(seatName(entry.seat))} (${entry.card}): `, el("code", {}, d.dispute), ` ${d.title}`),
           el("ul", {}, ...d.readings.map((x) => el("li", {}, el("strong", {}, `${d.option}=${x.value}`),
             x.default ? " (in force)" : "", `: ${x.text}`)))));
       }
@@ -288,11 +290,14 @@ function scoreRound() {
   if (answer.error) { showError(box, answer.error); return; }
   box.setAttribute("data-scores", JSON.stringify(answer.result.scores));
   box.replaceChildren(el("table", {}, el("tbody", {}, ...answer.result.scores.map((s, i) =>
-    el("tr", {}, el("th", { scope: "row" }, `Seat ${seatLabel(i)}`), el("td", {}, `${s}`))))));
+    el("tr", {}, el("th", { scope: "row" }, capital(seatName(i))), el("td", {}, `${s}`))))));
 }
 
 function render() {
   picker();
+  $("may").replaceChildren();
+  $("may").removeAttribute("data-answer");
+  $("trick").hidden = state.trick.length >= seats;
   $("trick").replaceChildren(...state.trick.map((card, i) => drawCard(card, { label: seatLabel(i) })));
   $("hand").replaceChildren(...state.hand.map((card) => drawCard(card, { onclick: () => mayPlay(card) })));
   $("piles").replaceChildren(...state.piles.map((pile, i) => el("div", { class: "pile" },
@@ -303,6 +308,8 @@ function render() {
 }
 
 function refresh() {
+  $("scores").replaceChildren();
+  $("scores").removeAttribute("data-scores");
   setup();
   loadTable();
   render();
@@ -313,10 +320,12 @@ async function main() {
     config = await (await fetch("config.json")).json();
   } catch { /* no config: no clause links */ }
   const py = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
+  times.pyodide = performance.now() - times.start;
   const zip = await (await fetch("tricklaw.zip")).arrayBuffer();
   py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/tricklaw-src" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/tricklaw-src')");
   api = py.pyimport("tricklaw.page.api");
+  times.imported = performance.now() - times.start;
   rulesets = call("rulesets", {}).result;
   times.ready = performance.now() - times.start;
   readUrl();
