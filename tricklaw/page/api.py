@@ -250,7 +250,7 @@ def score(
     return {"scores": list(scores), "clause": r.clause.get("score-total", "")}
 
 
-METHODS = {
+PAGE_METHODS = {
     "rulesets": rulesets,
     "table": table,
     "judge": judge,
@@ -264,10 +264,10 @@ def call(method: str, params: str) -> str:
     """Answer ``method`` with the JSON object ``params`` as keyword arguments; the answer
     (or ``{"error": message}`` for bad input) as JSON text."""
     try:
-        function: Any = METHODS[method]
+        function: Any = PAGE_METHODS[method]
         result = function(**json.loads(params or "{}"))
     except KeyError:
-        if method not in METHODS:
+        if method not in PAGE_METHODS:
             return json.dumps({"error": f"no method {method!r}"})
         raise
     except (TricklawError, TypeError, ValueError) as exc:
