@@ -172,6 +172,9 @@ function tap(card) {
   } else if (state.target === "hand") state.hand.push(card);
   else state.piles[Number(state.target.slice(4))].push(card);
   render();
+  if (state.target === "trick" && state.trick.length === seats) {
+    $("trick-box").scrollIntoView({ block: "start", behavior: "smooth" });
+  }
 }
 
 // --- answers ---------------------------------------------------------------------------
