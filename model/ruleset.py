@@ -249,6 +249,19 @@ class Ruleset(ABC, Generic[X]):
     def round_scores(self, state: State[X]) -> tuple[int, ...]:
         """Each seat's score for the round that ``state`` has just finished."""
 
+    score_context: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """What else :meth:`score_piles` needs besides the piles, as (name, help) pairs
+    (Sticheln: each player's picked card); empty when the piles decide the score."""
+
+    def score_piles(
+        self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
+    ) -> tuple[int, ...]:
+        """Each seat's round score from the cards it ended the round with (``piles``, one
+        per seat) and the ``context`` named by :attr:`score_context`: the score clauses
+        applied to a round told, not played (``tricklaw``'s page scores a table's round
+        with it). A ruleset that cannot score from piles alone keeps this refusal."""
+        raise SpecError(f"{self.id} cannot score a round from the piles alone")
+
     @abstractmethod
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """Whether the game ends after ``rounds_played`` rounds with ``totals``."""

@@ -13,6 +13,7 @@ joins the list of texts, and its registries are found by ruleset id.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -155,6 +156,18 @@ class Dispute:
 
 
 @dataclass(frozen=True, slots=True)
+class Preset:
+    """A named set of readings (``[[preset]]``): how a table that plays an edition as the
+    text is written, or as a known house rule, sets the disputed options. Options it does
+    not name keep their defaults. The same presets serve ``--preset NAME`` and the page."""
+
+    name: str
+    title: str
+    summary: str
+    options: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """A seed text: its file name, line count and SHA-256."""
 
@@ -173,6 +186,16 @@ class Registry:
     prefix: str
     clauses: tuple[Clause, ...]
     disputes: tuple[Dispute, ...]
+    presets: tuple[Preset, ...] = ()
+    """The named sets of readings (:class:`Preset`), in the file's order."""
+
+    def preset(self, name: str) -> Preset:
+        """The preset ``name``; raises SpecError naming the known ones when unknown."""
+        for p in self.presets:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.presets) or "none"
+        raise SpecError(f"{self.ruleset}: no preset {name!r} (presets: {known})")
 
     def clause(self, clause_id: str) -> Clause:
         """The clause ``clause_id``; raises SpecError when unknown."""
@@ -328,6 +351,33 @@ def _picks(raw: Any, where: str) -> tuple[Pick, ...]:
     return tuple(out)
 
 
+def _presets(raw: Any, name: str, disputes: Sequence[Dispute]) -> tuple[Preset, ...]:
+    """The ``[[preset]]`` tables, validated: unique names, and every option a dispute's
+    option set to one of its readings (a preset chooses readings, nothing else)."""
+    readings = {d.option: {r.value for r in d.readings} for d in disputes if d.option}
+    presets: list[Preset] = []
+    for table in raw:
+        pname = _require(table, "name", f"{name} preset")
+        where = f"{name} preset {pname}"
+        options = {str(k): str(v) for k, v in _require(table, "options", where).items()}
+        for option, value in options.items():
+            if option not in readings:
+                raise SpecError(f"{where}: {option!r} is not the option of a dispute")
+            if value not in readings[option] and not (value.isdigit() and "N" in readings[option]):
+                raise SpecError(f"{where}: {option}={value} is not one of its readings")
+        if pname in {p.name for p in presets}:
+            raise SpecError(f"{where}: the name is used twice")
+        presets.append(
+            Preset(
+                pname,
+                _require(table, "title", where),
+                _require(table, "summary", where),
+                tuple(options.items()),
+            )
+        )
+    return tuple(presets)
+
+
 def parse_registry(data: dict[str, Any], name: str) -> Registry:
     """A :class:`Registry` from parsed TOML ``data``, validated (see :func:`load_registry`)."""
     ruleset = _require(data, "ruleset", name)
@@ -402,7 +452,13 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
             )
         )
     registry = Registry(
-        ruleset, data.get("title", ruleset), source, prefix, tuple(clauses), tuple(disputes)
+        ruleset,
+        data.get("title", ruleset),
+        source,
+        prefix,
+        tuple(clauses),
+        tuple(disputes),
+        _presets(data.get("preset", []), name, disputes),
     )
     ids = [c.id for c in clauses] + [d.id for d in disputes]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
-from tricklaw.judging import parse_context, parse_trick
+from tricklaw.judging import parse_context, parse_trick, preset_options
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, to_record
@@ -45,7 +45,8 @@ def _out(text: str = "") -> None:
 
 def _make_game(args: argparse.Namespace) -> Game:
     ruleset = get_ruleset(args.ruleset)
-    options: dict[str, Any] = dict(parse_option_args(args.option or []))
+    options: dict[str, Any] = preset_options(ruleset, getattr(args, "preset", None))
+    options.update(parse_option_args(args.option or []))
     if getattr(args, "rounds", None) is not None:
         options["rounds"] = args.rounds
     return ruleset.make_game(args.players, options)
@@ -85,6 +86,10 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
                             }
                             for d in load_registry(r.id).disputes
                         ],
+                        "presets": [
+                            {"name": p.name, "title": p.title, "options": dict(p.options)}
+                            for p in load_registry(r.id).presets
+                        ],
                     }
                     for r in RULESETS.values()
                 ],
@@ -105,6 +110,9 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         for d in load_registry(r.id).disputes:
             how = f"found by {', '.join(d.found_by)}" if d.found_by else "written by hand"
             _out(f"    dispute {d.id:<22} {d.kind:<14} {how}")
+        for p in load_registry(r.id).presets:
+            readings = " ".join(f"{k}={v}" for k, v in p.options) or "the defaults"
+            _out(f"    --preset {p.name:<20} {p.title}: {readings}")
     return 0
 
 
@@ -281,6 +289,11 @@ def _add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
         metavar="NAME=VALUE",
         help="choose an option or dispute reading (repeatable)",
     )
+    p.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="start from a named set of readings (see 'tricklaw rulesets'); --option overrides",
+    )
     if rounds:
         p.add_argument("--rounds", type=int, help="number of rounds (sets option rounds)")
 
@@ -412,6 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     from tricklaw import check, diff, fuzz, score_bounds, serve, vectors
+    from tricklaw.page import build as page_build
 
     # The commands' modules take the plain argparse type; the parsers are _Parser.
     plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
@@ -421,6 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_command(plain)
     serve.add_command(plain)
     fuzz.add_command(plain)
+    page_build.add_command(plain)
     return parser
 
 

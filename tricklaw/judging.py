@@ -9,7 +9,17 @@ from typing import Any
 from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
+from tricklaw.spec import load_registry
 from tricklaw.spec.errors import CardError, TricklawError
+
+
+def preset_options(ruleset: Ruleset[Any], name: str | None) -> dict[str, str]:
+    """The readings of the preset ``name`` of ``ruleset``'s registry (``[[preset]]``; the
+    ``--preset`` flag and the page's presets), or none for no preset; raises SpecError
+    naming the known presets when unknown."""
+    if not name:
+        return {}
+    return dict(load_registry(ruleset.id).preset(name).options)
 
 
 def parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:

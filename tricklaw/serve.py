@@ -13,7 +13,11 @@ as the process. End of input ends the server with status 0. A line longer than
   answer is the bare result with ``200``, or ``{"error": {...}}`` with the status of
   :data:`HTTP_STATUS` (400 bad params, 404 unknown method or game, 409 illegal action,
   413 too large, 429 a limit, 500 a defect);
-* ``GET /openapi.json``: the OpenAPI 3.1 description (also ``tricklaw serve --openapi``).
+* ``GET /openapi.json``: the OpenAPI 3.1 description (also ``tricklaw serve --openapi``);
+* ``GET /`` and every other ``GET``: the page for players (:mod:`tricklaw.page`), from the
+  folder ``--page DIR`` (a ``tricklaw page build``), or built at start into a temporary
+  folder when Pyodide is found (``npm ci``); without a page, ``/`` answers a JSON note
+  saying how to get one.
 
 Every request body must state its ``Content-Length`` (at most 1 MiB); a client that
 stalls for :data:`SOCKET_TIMEOUT` seconds is dropped. One lock serialises the calls, so
@@ -28,6 +32,7 @@ import json
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import IO, Any
 
 from tricklaw import __version__
@@ -199,10 +204,14 @@ class OracleServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], oracle: Oracle | None = None) -> None:
+    def __init__(
+        self, address: tuple[str, int], oracle: Oracle | None = None, page: Path | None = None
+    ) -> None:
         super().__init__(address, _Handler)
         self.oracle = oracle or Oracle()
         self.lock = threading.Lock()
+        self.page = page
+        """The built page's folder, served at ``/`` (:mod:`tricklaw.page.files`)."""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -228,11 +237,33 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, {"error": OracleError(code, message).as_json()})
 
     def do_GET(self) -> None:
-        """``GET /openapi.json``."""
+        """``GET /openapi.json``, and the page's files (``/`` = its ``index.html``)."""
+        from tricklaw.page.files import page_file
+
+        found = None if self.server.page is None else page_file(self.server.page, self.path)
         if self.path == "/openapi.json":
             self._send(200, openapi())
+        elif found is not None:
+            data, kind = found
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            try:
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the browser went elsewhere
+                self.close_connection = True
         elif self.path == "/":
-            self._send(200, {"protocol": PROTOCOL, "openapi": "/openapi.json"})
+            self._send(
+                200,
+                {
+                    "protocol": PROTOCOL,
+                    "openapi": "/openapi.json",
+                    "page": "no page: run 'npm ci' in the repository, or give --page DIR "
+                    "(tricklaw page build DIR)",
+                },
+            )
         else:
             self._fail(404, METHOD_NOT_FOUND, f"no resource {self.path[:100]!r}")
 
@@ -289,16 +320,40 @@ class _Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _not_allowed  # noqa: N815
 
 
-def serve_http(host: str, port: int, *, max_games: int = MAX_GAMES) -> int:
+def find_page(page: str | None) -> tuple[Path | None, str]:
+    """The page folder to serve at ``/``: ``page`` (checked), else a page built into a
+    temporary folder when Pyodide is found, else none; and a note for the start line."""
+    import tempfile
+
+    from tricklaw.page.build import build_page, find_pyodide
+    from tricklaw.spec.errors import TricklawError
+
+    if page:
+        folder = Path(page)
+        if not (folder / "index.html").is_file():
+            raise TricklawError(f"serve: --page {page} holds no index.html (tricklaw page build)")
+        return folder, f"page: {folder}"
+    if find_pyodide() is None:
+        return None, "no page: Pyodide not found (npm ci)"
+    folder = Path(tempfile.mkdtemp(prefix="tricklaw-page-"))
+    build_page(folder)
+    return folder, "page: /"
+
+
+def serve_http(
+    host: str, port: int, *, max_games: int = MAX_GAMES, page: str | None = None
+) -> int:
     """Serve HTTP on ``host:port`` until interrupted; the address goes to standard error."""
+    folder, note = find_page(page)
     try:
-        server = OracleServer((host, port), Oracle(max_games))
+        server = OracleServer((host, port), Oracle(max_games), folder)
     except OSError as exc:
         from tricklaw.spec.errors import TricklawError
 
         raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
     sys.stderr.write(
-        f"tricklaw oracle on http://{host}:{server.server_address[1]}/ (OpenAPI: /openapi.json)\n"
+        f"tricklaw oracle on http://{host}:{server.server_address[1]}/ "
+        f"(OpenAPI: /openapi.json; {note})\n"
     )
     sys.stderr.flush()
     try:
@@ -328,7 +383,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise TricklawError("serve: choose --stdio, --http PORT or --openapi")
     if not 0 <= args.http <= 65535:
         raise TricklawError(f"serve: --http {args.http} is not a port (0..65535)")
-    return serve_http(args.host, args.http, max_games=args.max_games)
+    return serve_http(args.host, args.http, max_games=args.max_games, page=args.page)
 
 
 def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -345,6 +400,11 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     mode.add_argument("--http", type=int, metavar="PORT", help="HTTP on PORT (0: any free port)")
     mode.add_argument("--openapi", action="store_true", help="print the OpenAPI description")
     p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    p.add_argument(
+        "--page",
+        metavar="DIR",
+        help="serve this built page at / (default: build one if Pyodide is found)",
+    )
     p.add_argument(
         "--max-games",
         type=int,

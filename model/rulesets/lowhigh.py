@@ -256,6 +256,12 @@ class LowHigh(Ruleset[None]):
         """:func:`score` for every seat."""
         return tuple(score(t) for t in state.taken)
 
+    def score_piles(
+        self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
+    ) -> tuple[int, ...]:
+        """:func:`score` of each seat's cards (LH-SCORE-1)."""
+        return tuple(score(pile) for pile in piles)
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of the cards the log's trick results hand each seat."""
         taken = log.taken(game.seats)

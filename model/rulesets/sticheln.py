@@ -39,6 +39,7 @@ from tricklaw.model.ruleset import Ruleset, game_tie_option
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, nobody_takes, winner_takes_all
+from tricklaw.spec.errors import CardError
 
 HAND_SIZE = 15
 
@@ -387,6 +388,24 @@ class Sticheln(Ruleset[Selection]):
         """:func:`score` for every seat."""
         picked = state.extra.picked
         return tuple(score(p, t) for p, t in zip(_all_picked(picked), state.taken, strict=True))
+
+    score_context = (
+        ("picked", "each player's picked card, in seat order (his misery colour), e.g. R3,G0,B5"),
+    )
+
+    def score_piles(
+        self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
+    ) -> tuple[int, ...]:
+        """:func:`score` of each player's picked card (``context['picked']``, one per seat)
+        and the cards he took (STI93-SCORE-1..4, STI-SCORE-1..3)."""
+        picked = self.palette.parse_all(
+            x.strip() for x in context.get("picked", "").split(",") if x.strip()
+        )
+        if len(picked) != len(piles):
+            raise CardError(
+                f"{self.id}: name each player's picked card ({len(piles)}), not {len(picked)}"
+            )
+        return tuple(score(p, pile) for p, pile in zip(picked, piles, strict=True))
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of each seat's picked card (from the log's facts) and the cards

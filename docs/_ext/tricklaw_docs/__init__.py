@@ -45,6 +45,8 @@ Modules
 ``trick_intro`` ("How a trick is won"), ``rulesets``, ``disputes`` (with ``simulation``),
 ``matrix``, ``bounds``, ``reference`` (CLI and API), ``sources``, ``plot`` (and the palettes table)
     One generated page (or include) each.
+``page``
+    The page for players (:mod:`tricklaw.page`), built into ``page/`` of the HTML output.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from .disputes import gen_disputes
 from .docstrings import link_docstring_ids, resolve_short_py_names
 from .log_example import gen_log_example
 from .matrix import gen_matrix
+from .page import build_site_page
 from .plot import gen_palettes, gen_plot
 from .reference import gen_api, gen_cli
 from .roles import TrickDirective, cards_role, clause_role
@@ -109,6 +112,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("cards", cards_role)
     app.add_directive("trick", TrickDirective)
     app.connect("builder-inited", generate)
+    app.connect("build-finished", build_site_page)
     app.connect("autodoc-process-docstring", link_docstring_ids)
     app.connect("missing-reference", resolve_short_py_names)
     app.add_css_file("tricklaw.css")

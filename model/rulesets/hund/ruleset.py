@@ -430,6 +430,25 @@ class Hund(Ruleset[Powers]):
         game = state.info.game
         return round_score(state.taken, state.extra.holders, rules_of(game), self._virtual(game))
 
+    score_context = (
+        ("powers", "the suits holding powers at the round's end, in power order, e.g. R,Y,B"),
+    )
+
+    def score_piles(
+        self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
+    ) -> tuple[int, ...]:
+        """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the piles, with the
+        powers held at the round's end (``context['powers']``, as in a trick's context)."""
+        try:
+            holders = [
+                self.palette.letters.index(x.strip().upper())
+                for x in context.get("powers", "").split(",")
+                if x.strip()
+            ]
+        except ValueError as exc:
+            raise OptionError(f"hund score context: {exc}") from None
+        return round_score(piles, holders, rules_of(game), self._virtual(game))
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the cards the log's trick
         results hand each seat, with the powers as the log's facts record them."""

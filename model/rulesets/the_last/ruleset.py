@@ -375,6 +375,13 @@ class TheLast(Ruleset[Table]):
         """Each player's penalty; the ghost's is not counted (LAST-GHOST-6)."""
         return _scores(state.info.game, state.taken)
 
+    def score_piles(
+        self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
+    ) -> tuple[int, ...]:
+        """Each player's penalty from the cards face down beside him; the ghost's is not
+        counted (LAST-GHOST-6)."""
+        return _scores(game, [tuple(pile) for pile in piles])
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """Penalties recounted from the log
         (:func:`~tricklaw.model.rulesets.the_last.rules.face_down`)."""
