@@ -24,6 +24,7 @@ import os
 import random
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import tomllib
@@ -87,10 +88,18 @@ def pyodide() -> Path:
     lock = ROOT / "package-lock.json"
     missing = not (folder / "pyodide.mjs").is_file()
     if missing and _may_install() and shutil.which("npm") and lock.is_file():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=ROOT, capture_output=True, timeout=900, check=False,
-        )
+        # Installed beside the checkout and moved into place in one rename, so that the docs
+        # build (which copies Pyodide when node_modules is there) never sees half a folder.
+        with tempfile.TemporaryDirectory(dir=ROOT, prefix=".npm-") as tmp:
+            for name in ("package.json", "package-lock.json"):
+                shutil.copy(ROOT / name, tmp)
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund"],
+                cwd=tmp, capture_output=True, timeout=900, check=False,
+            )
+            built = Path(tmp) / "node_modules"
+            if built.is_dir() and not (ROOT / "node_modules").exists():
+                os.rename(built, ROOT / "node_modules")
     if not (folder / "pyodide.mjs").is_file():
         pytest.skip(
             "the npm package pyodide is missing: run 'npm ci' in the repository root "

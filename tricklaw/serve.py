@@ -16,8 +16,8 @@ as the process. End of input ends the server with status 0. A line longer than
 * ``GET /openapi.json``: the OpenAPI 3.1 description (also ``tricklaw serve --openapi``);
 * ``GET /`` and every other ``GET``: the page for players (:mod:`tricklaw.page`), from the
   folder ``--page DIR`` (a ``tricklaw page build``), or built at start into a temporary
-  folder when Pyodide is found (``npm ci``); without a page, ``/`` answers a JSON note
-  saying how to get one.
+  folder when Pyodide is found (``npm ci``) and removed when the server stops; without a
+  page, ``/`` answers a JSON note saying how to get one.
 
 Every request body must state its ``Content-Length`` (at most 1 MiB); a client that
 stalls for :data:`SOCKET_TIMEOUT` seconds is dropped. One lock serialises the calls, so
@@ -344,24 +344,31 @@ def serve_http(
     host: str, port: int, *, max_games: int = MAX_GAMES, page: str | None = None
 ) -> int:
     """Serve HTTP on ``host:port`` until interrupted; the address goes to standard error."""
-    folder, note = find_page(page)
-    try:
-        server = OracleServer((host, port), Oracle(max_games), folder)
-    except OSError as exc:
-        from tricklaw.spec.errors import TricklawError
+    import shutil
 
-        raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
-    sys.stderr.write(
-        f"tricklaw oracle on http://{host}:{server.server_address[1]}/ "
-        f"(OpenAPI: /openapi.json; {note})\n"
-    )
-    sys.stderr.flush()
+    folder, note = find_page(page)
+    built = folder if folder is not None and not page else None  # a temporary build
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        try:
+            server = OracleServer((host, port), Oracle(max_games), folder)
+        except OSError as exc:
+            from tricklaw.spec.errors import TricklawError
+
+            raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
+        sys.stderr.write(
+            f"tricklaw oracle on http://{host}:{server.server_address[1]}/ "
+            f"(OpenAPI: /openapi.json; {note})\n"
+        )
+        sys.stderr.flush()
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
     finally:
-        server.server_close()
+        if built is not None:
+            shutil.rmtree(built, ignore_errors=True)
     return 0
 
 
