@@ -173,8 +173,9 @@ class _Sides:
         """Tracked ``k == kind, v == value`` for each side's terms (``tag`` tells them
         apart), and the variables standing for them."""
         tracked, names = [], []
-        for side, (kind, value) in zip((self.a, self.b), terms, strict=True):
-            k, v = z3.Int(f"{side.id}:{self.what}{tag}:kind"), z3.Int(f"{side.id}:{self.what}{tag}")
+        for label, side, (kind, value) in zip("ab", (self.a, self.b), terms, strict=True):
+            name = f"{label}:{side.id}:{self.what}{tag}"  # a, b: one ruleset on both sides
+            k, v = z3.Int(f"{name}:kind"), z3.Int(name)
             tracked.append(Tracked(f"model:{side.id}:{self.what}", z3.And(k == kind, v == value)))
             names.append((k, v))
         return tracked, names
@@ -268,17 +269,18 @@ def rounds(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
         status, first = _first_end(s, z3.Or(_over(oa), _over(ob)), tracked, 0, timeout_ms)
         if status != PROVED:
             return _unknown(how, s.n, f"Z3: {status}")
-        ends: dict[str, int | None] = {a.id: first, b.id: first}
+        ends: list[int | None] = [first, first]
         if first is not None:
-            for side, o in ((a, oa), (b, ob)):
+            for k, o in enumerate((oa, ob)):
                 st, later = _first_end(s, _over(o), tracked, first - 1, timeout_ms)
                 if st != PROVED:
                     return _unknown(how, s.n, f"Z3: {st}")
-                ends[side.id] = later
-        ra, rb = ends[a.id], ends[b.id]
+                ends[k] = later
+        ra, rb = ends
         if ra == rb:
             return None
-        concrete = {x.id: _concrete_rounds(x, s.n, max(r or 0 for r in (ra, rb))) for x in (a, b)}
+        upto = max(r or 0 for r in ends)
+        concrete = [_concrete_rounds(x, s.n, upto) for x in (a, b)]
         if concrete != ends:
             why = f"the models do not reproduce Z3's rounds {ends} (they give {concrete})"
             return _unknown(how, s.n, why)
@@ -325,28 +327,25 @@ def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compar
         if model is None:
             return _unknown(how, s.n, "no minimal witness")
         r = _value(model, _round())
-        games = dict(zip((a.id, b.id), s.games, strict=True))
-        tot = {x: [_value(model, t) for t in _totals(g.seats)] for x, g in games.items()}
-        changes = {}
-        for side in (a, b):
-            g = games[side.id]
-            over = side.ruleset.game_over(g, r, tuple(tot[side.id]))
-            changes[side.id] = (over, over != side.ruleset.game_over(g, r, (0,) * g.seats))
-        if changes[a.id][1] == changes[b.id][1]:
+        tot = [[_value(model, t) for t in _totals(g.seats)] for g in s.games]
+        changes = []  # per side: (over with these totals, whether the totals changed it)
+        for side, g, t in zip((a, b), s.games, tot, strict=True):
+            over = side.ruleset.game_over(g, r, tuple(t))
+            changes.append((over, over != side.ruleset.game_over(g, r, (0,) * g.seats)))
+        if changes[0][1] == changes[1][1]:
             return _unknown(how, s.n, f"the models do not reproduce Z3's witness {tot}")
-        x = a if changes[a.id][1] else b
-        verb = "ends" if changes[x.id][0] else "prolongs"
+        x, (over, _) = (a, changes[0]) if changes[0][1] else (b, changes[1])
         return Comparison(
             COUNTEREXAMPLE,
             how,
-            f"{s.n} players, after round {r} with totals {tot[a.id]}: the total {verb} "
-            f"the game in {x.id} only",
+            f"{s.n} players, after round {r} with totals {tot[0]}: the totals "
+            f"{'end' if over else 'prolong'} the game in {x.id} only",
             {
                 "players": s.n,
                 "round": r,
-                "totals": tot[a.id],
-                a.id: changes[a.id][1],
-                b.id: changes[b.id][1],
+                "totals": tot[0],
+                a.id: changes[0][1],
+                b.id: changes[1][1],
             },
         )
 
@@ -375,17 +374,17 @@ def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
         if model is None:
             return _unknown(how, s.n, "no minimal witness")
         tot = [_value(model, t) for t in _totals(s.seats)]
-        won = {
-            side.id: list(side.ruleset.winners(g, tuple(tot[: g.seats])))
+        won_a, won_b = (
+            list(side.ruleset.winners(g, tuple(tot[: g.seats])))
             for side, g in zip((a, b), s.games, strict=True)
-        }
-        if won[a.id] == won[b.id]:
+        )
+        if won_a == won_b:
             return _unknown(how, s.n, f"the models do not reproduce Z3's witness {tot}")
         return Comparison(
             COUNTEREXAMPLE,
             how,
-            f"{s.n} players, totals {tot}: {a.id} names {won[a.id]}, {b.id} {won[b.id]}",
-            {"players": s.n, "totals": tot, a.id: won[a.id], b.id: won[b.id]},
+            f"{s.n} players, totals {tot}: {a.id} names {won_a}, {b.id} {won_b}",
+            {"players": s.n, "totals": tot, a.id: won_a, b.id: won_b},
         )
 
     return _run(a, b, counts, how=how, what="winners", step=step)

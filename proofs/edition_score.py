@@ -248,7 +248,7 @@ def proved(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
                     return Comparison(UNKNOWN, how, why)
             shared = _Round.of(ea, eb)
             (sa, ids_a), (sb, ids_b) = shared.score(ea), shared.score(eb)
-            out_a, out_b = z3.Int(f"score_{a.id}"), z3.Int(f"score_{b.id}")
+            out_a, out_b = z3.Int(f"score_a_{a.id}"), z3.Int(f"score_b_{b.id}")
             tracked = [
                 *shared.domain(),
                 Tracked(f"{a.id}:score", out_a == sa),
