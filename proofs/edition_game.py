@@ -45,6 +45,10 @@ _PATHS: dict[tuple[Any, ...], tuple[Path, ...]] = {}
 """(ruleset class, the function explored, players, options) -> its paths: each function
 is explored once per process (paths hold the executor's terms, no Z3 objects)."""
 
+_ANSWERS: dict[tuple[Any, ...], Comparison | None] = {}
+"""(aspect, players, rulesets, both sides' paths) -> the comparison at that player count
+(None: they agree), so that a reading neither function reads is not compared again."""
+
 
 def _total(seat: int) -> str:
     return f"total_{seat}"
@@ -92,29 +96,34 @@ def _leaf(path: Path, codes: Codes) -> tuple[int, Any]:
     raise NotCoveredError(f"an answer of type {type(result).__name__}")
 
 
-def explore(side: Side, n: int, what: str, codes: Codes) -> Answer:
-    """The side's ``game_over`` (``what`` = "game_over") or ``winners`` at ``n`` players
-    as Z3 terms over ``round`` and ``total_<seat>`` (the game's seats). The function is
-    looked up on the ruleset's class, so a replaced one is explored afresh."""
+def paths_of(side: Side, n: int, what: str) -> tuple[Path, ...]:
+    """Every path of the side's ``game_over`` (``what`` = "game_over") or ``winners`` at
+    ``n`` players over ``round`` and ``total_<seat>`` (the game's seats), explored once
+    per process. The function is looked up on the ruleset's class, so a replaced one is
+    explored afresh."""
     game: Game = plain.game_for(side.game(n))
     ruleset: Any = game.ruleset  # called with proxy integers, not the ints it declares
     totals = [_total(s) for s in range(game.seats)]
-
-    def run() -> Any:
-        tot = tuple(symbolic.variable(t) for t in totals)
-        if what == "game_over":
-            return ruleset.game_over(game, symbolic.variable(ROUND), tot)
-        return ruleset.winners(game, tot)
-
     function = getattr(type(ruleset), what)
     key = (type(ruleset), function, n, tuple(sorted(game.options.as_dict().items())))
     if key not in _PATHS:
+
+        def run() -> Any:
+            tot = tuple(symbolic.variable(t) for t in totals)
+            if what == "game_over":
+                return ruleset.game_over(game, symbolic.variable(ROUND), tot)
+            return ruleset.winners(game, tot)
+
         explorer = symbolic.Explorer([z3.Int(ROUND) >= 1], [ROUND, *totals])
         found = explorer.explore(run)
         if not found.complete:
             raise NotCoveredError(f"more than {explorer.max_paths} paths")
         _PATHS[key] = tuple(found.paths)
-    paths = _PATHS[key]
+    return _PATHS[key]
+
+
+def explore(side: Side, paths: Sequence[Path], what: str, codes: Codes) -> Answer:
+    """The side's ``paths`` of ``what`` as Z3 terms (:class:`Answer`)."""
     leaves = {id(p): _leaf(p, codes) for p in paths}
     fresh = iter(range(10**9))
 
@@ -155,11 +164,13 @@ def _same(x: tuple[z3.ArithRef, z3.ArithRef], y: tuple[z3.ArithRef, z3.ArithRef]
 class _Sides:
     """Both sides' answers at one player count, and the tracked assertions naming them."""
 
-    def __init__(self, a: Side, b: Side, n: int, what: str) -> None:
+    def __init__(
+        self, a: Side, b: Side, n: int, what: str, paths: tuple[Sequence[Path], ...]
+    ) -> None:
         codes = Codes()
         self.a, self.b, self.n, self.what = a, b, n, what
         self.games = a.game(n), b.game(n)
-        self.answers = explore(a, n, what, codes), explore(b, n, what, codes)
+        self.answers = explore(a, paths[0], what, codes), explore(b, paths[1], what, codes)
         self.codes = codes
         self.seats = max(g.seats for g in self.games)
 
@@ -227,18 +238,26 @@ def _run(
     step: Callable[[_Sides], Comparison | None],
 ) -> Comparison:
     """``step`` at each player count, fewest first: the first difference or unknown, or
-    proved at every count (``how`` gets the number of paths explored)."""
-    paths = 0
+    proved at every count (``how`` gets the number of paths explored). Two sides whose
+    paths are those of a comparison made before (another reading that the functions do
+    not read) get that comparison's answer again."""
+    count = 0
     for n in counts:
         try:
-            sides = _Sides(a, b, n, what)
+            paths = paths_of(a, n, what), paths_of(b, n, what)
         except NotCoveredError as exc:
             return _unknown(how, n, f"not covered: {exc}")
-        paths += sides.paths
-        out = step(sides)
+        count += sum(len(p) for p in paths)
+        key = (how, n, a.id, b.id, repr(paths))
+        if key not in _ANSWERS:
+            try:
+                _ANSWERS[key] = step(_Sides(a, b, n, what, paths))
+            except NotCoveredError as exc:
+                _ANSWERS[key] = _unknown(how, n, f"not covered: {exc}")
+        out = _ANSWERS[key]
         if out is not None:
-            return Comparison(out.status, f"{how} ({paths} paths)", out.summary, out.witness)
-    return Comparison(PROVED, f"{how} ({paths} paths)")
+            return Comparison(out.status, f"{how} ({count} paths)", out.summary, out.witness)
+    return Comparison(PROVED, f"{how} ({count} paths)")
 
 
 # --- rounds -----------------------------------------------------------------------------
