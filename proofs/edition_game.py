@@ -220,6 +220,20 @@ def _minimal(
     return model
 
 
+def _decide(
+    tracked: list[Tracked], s: _Sides, how: str, timeout_ms: int, *, with_round: bool
+) -> z3.ModelRef | Comparison | None:
+    """Z3 on the claim of ``tracked``: None when it is proved impossible (the sides
+    agree), else the least witness (:func:`_minimal`), or the unknown comparison."""
+    out = check(tracked, timeout_ms)
+    if out.status == PROVED:
+        return None
+    if out.status != COUNTEREXAMPLE:
+        return _unknown(how, s.n, f"{out.status}: {out.detail}")
+    model = _minimal(tracked, s.seats, timeout_ms, with_round)
+    return _unknown(how, s.n, "no minimal witness") if model is None else model
+
+
 def _value(model: z3.ModelRef, x: z3.ArithRef) -> int:
     return int(model.eval(x, model_completion=True).as_long())
 
@@ -337,14 +351,9 @@ def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Compar
         t_zero, (za, zb) = s.named("@0", [_at_zero(x, s.seats) for x in s.answers])
         ea, eb = z3.Not(_same(oa, za)), z3.Not(_same(ob, zb))
         tracked = [*t_now, *t_zero, _domain(), Tracked("claim:diff:game-end", ea != eb)]
-        out = check(tracked, timeout_ms)
-        if out.status == PROVED:
-            return None
-        if out.status != COUNTEREXAMPLE:
-            return _unknown(how, s.n, f"{out.status}: {out.detail}")
-        model = _minimal(tracked, s.seats, timeout_ms, with_round=True)
-        if model is None:
-            return _unknown(how, s.n, "no minimal witness")
+        model = _decide(tracked, s, how, timeout_ms, with_round=True)
+        if not isinstance(model, z3.ModelRef):
+            return model
         r = _value(model, _round())
         tot = [[_value(model, t) for t in _totals(g.seats)] for g in s.games]
         changes = []  # per side: (over with these totals, whether the totals changed it)
@@ -384,14 +393,9 @@ def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparis
     def step(s: _Sides) -> Comparison | None:
         tracked, (wa, wb) = s.named("", [(x.kind, x.value) for x in s.answers])
         tracked = [*tracked, Tracked("claim:diff:winner", z3.Not(_same(wa, wb)))]
-        out = check(tracked, timeout_ms)
-        if out.status == PROVED:
-            return None
-        if out.status != COUNTEREXAMPLE:
-            return _unknown(how, s.n, f"{out.status}: {out.detail}")
-        model = _minimal(tracked, s.seats, timeout_ms, with_round=False)
-        if model is None:
-            return _unknown(how, s.n, "no minimal witness")
+        model = _decide(tracked, s, how, timeout_ms, with_round=False)
+        if not isinstance(model, z3.ModelRef):
+            return model
         tot = [_value(model, t) for t in _totals(s.seats)]
         won_a, won_b = (
             list(side.ruleset.winners(g, tuple(tot[: g.seats])))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -33,7 +32,7 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tiny.editions import BonusTinyScore, EndlessTiny, LateTiny
+from tiny.editions import BonusTinyScore, EndlessTiny, LateTiny, with_bonus
 from tiny.encoding import TinyScore
 from tiny.model import Tiny
 
@@ -152,21 +151,6 @@ def test_a_path_the_executor_cannot_follow_is_unknown(monkeypatch: pytest.Monkey
 # --- the score encodings -----------------------------------------------------------------------
 
 
-class _BonusScore(StichelnScore):
-    """A planted later edition: one bonus point a round, in the encoding and the model."""
-
-    def score(
-        self, pile: Mapping[Any, z3.BoolRef], cards: Mapping[str, CardTerm]
-    ) -> tuple[z3.ArithRef, tuple[str, ...]]:
-        total, ids = super().score(pile, cards)
-        return total + 1, ids
-
-    def model_score(
-        self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
-    ) -> Any:
-        return super().model_score(module, game, pile, cards) + 1
-
-
 class _WrongScore(StichelnScore):
     """A planted encoding that no longer states its model's score."""
 
@@ -192,7 +176,7 @@ def later_score() -> Iterator[Any]:
 
 
 def test_a_planted_score_rule_is_found_with_the_smallest_round(later_score: Any) -> None:
-    later_score(_BonusScore)
+    later_score(with_bonus(StichelnScore))
     out = compare("score", *_sides(), COUNTS, MS)
     assert out.status == COUNTEREXAMPLE
     assert out.witness == {"players": 3, "seat": 0, "pile": [], "picked": "R0", A: 0, B: 1}

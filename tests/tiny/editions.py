@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
 from tricklaw.model.state import Game
-from tricklaw.proofs.scores import CardTerm
+from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 
 from .encoding import TinyScore
 from .model import Tiny, score
 
-__all__ = ["BonusTinyScore", "EndlessTiny", "LateTiny", "score"]
+__all__ = ["BonusTinyScore", "EndlessTiny", "LateTiny", "score", "with_bonus"]
 """``score`` too: a score encoding's model hook finds the score function in the module
 of the ruleset's class (:meth:`~tricklaw.proofs.scores.ScoreEncoding.model_score`)."""
 
@@ -43,16 +43,26 @@ class EndlessTiny(Tiny):
         return rounds_played % 7 == 0 and max(totals) > 10
 
 
-class BonusTinyScore(TinyScore):
-    """A score one point higher, in the encoding and in the model's hook alike."""
+S = TypeVar("S", bound=ScoreEncoding)
 
-    def score(
-        self, pile: Mapping[Any, z3.BoolRef], cards: Mapping[str, CardTerm]
-    ) -> tuple[z3.ArithRef, tuple[str, ...]]:
-        total, ids = super().score(pile, cards)
-        return total + 1, ids
 
-    def model_score(
-        self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
-    ) -> Any:
-        return super().model_score(module, game, pile, cards) + 1
+def with_bonus(base: type[S]) -> type[S]:
+    """``base`` scoring one point more a round, in the encoding and in the model's hook
+    alike (so that the two stay equal, and the edition differs)."""
+
+    class Bonus(base):  # type: ignore[valid-type,misc]
+        def score(
+            self, pile: Mapping[Any, z3.BoolRef], cards: Mapping[str, CardTerm]
+        ) -> tuple[z3.ArithRef, tuple[str, ...]]:
+            total, ids = super().score(pile, cards)
+            return total + 1, ids
+
+        def model_score(
+            self, module: ModuleType, game: Any, pile: Any, cards: Mapping[str, Any]
+        ) -> Any:
+            return super().model_score(module, game, pile, cards) + 1
+
+    return Bonus
+
+
+BonusTinyScore = with_bonus(TinyScore)
