@@ -237,7 +237,6 @@ def test_the_score_aspect_on_tiny() -> None:
         assert out.status == PROVED, out
         SCORES.unregister("tiny-late")
         SCORES.register("tiny-late", BonusTinyScore)
-        edition_score._PROVED.clear()
         out = compare("score", tiny, late, [2, 3], MS)
         assert out.status == COUNTEREXAMPLE
         assert out.witness == {"players": 2, "seat": 0, "pile": [], "tiny": 0, "tiny-late": 1}
