@@ -4,14 +4,15 @@ Each aspect is a function of two :class:`Side` s (a ruleset under one choice of 
 and the player counts to look at, and returns a :class:`Comparison`: ``proved`` when the
 two agree on every input (Z3's ``unsat``, or an exhaustive check of a finite domain:
 player counts, decks); ``pass`` when they agree on a sample or on every input of a bounded
-part of an unbounded domain (hands of up to two cards, totals within a range; ``how``
-says which), never counted as proved; ``counterexample`` with a minimal witness when they
+part of an unbounded domain (hands of up to two cards, the deal of a seeded game;
+``how`` says which), never counted as proved; ``counterexample`` with a minimal witness when they
 differ; ``unknown`` when Z3 does not answer. Every aspect is compared through the layers'
 interfaces only: the model's
 :class:`~tricklaw.model.ruleset.Ruleset` (deck, player counts, its states' dealer and
-first leader, follow rule, scores, rounds, game end, winners) and the trick encodings of
+first leader, follow rule, scores, rounds, game end, winners), the trick encodings of
 :data:`~tricklaw.proofs.encodings.ENCODINGS` (trick resolution and the no-winner cases,
-on one shared symbolic trick). No ruleset is named here.
+on one shared symbolic trick) and the score encodings of
+:data:`~tricklaw.proofs.scores.SCORES`. No ruleset is named here.
 
 The aspects (:data:`tricklaw.spec.EDITION_ASPECTS`):
 
@@ -25,40 +26,35 @@ The aspects (:data:`tricklaw.spec.EDITION_ASPECTS`):
   hands of up to :data:`PLAY_HAND` cards of the smallest common deck;
 * ``trick``: who takes a trick (every outcome variable), by Z3 on a shared trick;
 * ``no-winner``: which tricks go to nobody, by Z3;
-* ``score``: a round's scores recounted from the same round log by both rulesets, on
-  seeded random rounds of each (a sample: ``pass``, never ``proved``);
-* ``rounds``: how many rounds a game lasts when no total moves;
-* ``game-end``: whether a total ends the game early (totals up to :data:`TOTAL_LIMIT`);
-* ``winner``: who wins from given totals, exhaustively over totals in -1..1.
+* ``score``: a seat's round score, by Z3 on the two score encodings over one shared
+  symbolic round, each encoding proved equal to its model
+  (:mod:`~tricklaw.proofs.edition_score`), and recounted round logs as a second line;
+* ``rounds``: how many rounds a game lasts when no total moves, every round number;
+* ``game-end``: whether the totals change that the game is over, every round number and
+  every vector of integer totals;
+* ``winner``: who wins from final totals, every vector of integer totals (these three
+  run the models' own ``game_over`` and ``winners`` symbolically and compare them by
+  Z3: :mod:`~tricklaw.proofs.edition_game`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tricklaw.model.agents import play_random_game
-from tricklaw.model.cards import Card, Palette, colour_of, value_of
-from tricklaw.model.state import Game, RoundLog
-from tricklaw.proofs import edition_rules
+from tricklaw.model.cards import Card, colour_of, value_of
+from tricklaw.model.state import RoundLog
+from tricklaw.proofs import edition_game, edition_rules, edition_score
 from tricklaw.proofs.edition_sides import SAMPLED, Comparison, Side, differ
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.solver import PROVED
-from tricklaw.spec.errors import TricklawError
-from tricklaw.spec.proved_bounds import load_bounds
 
 PLAY_HAND = 2
 """The bounded play check (a ruleset without a play-rule encoding) compares every hand of
 up to this many cards."""
-ROUND_LIMIT = 1000
-"""The rounds aspect looks this far for the end of a game whose totals stay at zero."""
-TOTAL_LIMIT = 1000
-"""The game-end aspect tries one player's total from -this to +this."""
-SCORE_SEEDS = range(1, 5)
-"""Seeded random rounds of each ruleset whose logs both rulesets recount."""
 
 # --- model facts --------------------------------------------------------------------------
 
@@ -198,157 +194,6 @@ def play_bounded(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Co
     return Comparison(SAMPLED, how + f" ({len(cases)} cases)")
 
 
-# --- scores and the game -------------------------------------------------------------------
-
-
-def _renamed(value: Any, source: Palette, target: Palette) -> Any:
-    """``value`` (JSON-ready facts) with each card name of ``source`` in ``target``'s."""
-    if isinstance(value, list | tuple):
-        return [_renamed(v, source, target) for v in value]
-    if isinstance(value, dict):
-        return {k: _renamed(v, source, target) for k, v in value.items()}
-    if isinstance(value, str):
-        try:
-            return target.format(source.parse(value))
-        except (TricklawError, KeyError, IndexError):
-            return value
-    return value
-
-
-def _in_notation(log: RoundLog, source: Game, target: Game) -> RoundLog:
-    """``log`` of a round of ``source`` with the card names of its facts in ``target``'s
-    notation (the facts name cards; the cards themselves are the same colour indices)."""
-    pa, pb = source.ruleset.palette, target.ruleset.palette
-    if pa == pb:
-        return log
-    facts = tuple((k, _renamed(v, pa, pb)) for k, v in log.facts)
-    return dataclasses.replace(log, facts=facts)
-
-
-def _bounds(side: Side, n: int) -> tuple[int, int] | None:
-    """The proved least and greatest round score of one player (the checked-in bounds,
-    which verify proves again), under the side's readings; None when not proved."""
-    defaults = {s.name: s.default for s in side.ruleset.option_specs}
-    reading = tuple(sorted((k, str(v)) for k, v in side.options.items() if defaults[k] != v))
-    return load_bounds().round_bounds(side.id, n, reading)
-
-
-def score(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """The proved range of a round score (where both are proved), then each round log of
-    seeded random rounds of either ruleset, recounted by both."""
-    how = (
-        f"the proved round-score bounds, and {len(SCORE_SEEDS)} seeded random rounds of each "
-        "ruleset recounted by both, at each player count"
-    )
-    for n in counts:
-        ba, bb = _bounds(a, n), _bounds(b, n)
-        if ba is not None and bb is not None and ba != bb:
-            return differ(
-                how,
-                f"{n} players: a round scores {ba[0]}..{ba[1]} in {a.id}, {bb[0]}..{bb[1]} "
-                f"in {b.id} (proved bounds)",
-                {"players": n, a.id: list(ba), b.id: list(bb)},
-            )
-        game_a, game_b = a.game(n), b.game(n)
-        for seed, source in itertools.product(SCORE_SEEDS, (game_a, game_b)):
-            history = play_random_game(source, seed, max_rounds=1).history
-            if not history:
-                continue
-            log = history[0]
-            try:
-                sa = a.ruleset.recount_scores(game_a, _in_notation(log, source, game_a))
-                sb = b.ruleset.recount_scores(game_b, _in_notation(log, source, game_b))
-            except (TricklawError, KeyError, ValueError, IndexError) as exc:
-                why = f"{n} players: one ruleset cannot score the other's round: {exc}"
-                return differ(how, why, {"players": n})
-            if sa != sb:
-                seat = next(s for s in range(len(sa)) if sa[s] != sb[s])
-                witness = {
-                    "players": n,
-                    "seed": seed,
-                    "played by": source.ruleset.id,
-                    "seat": seat,
-                    "facts": dict(log.facts),
-                    a.id: sa[seat],
-                    b.id: sb[seat],
-                }
-                return differ(
-                    how,
-                    f"{n} players, seed {seed}: seat {seat} scores {sa[seat]} in {a.id}, "
-                    f"{sb[seat]} in {b.id}",
-                    witness,
-                )
-    return Comparison(SAMPLED, how)
-
-
-def _rounds_to_end(side: Side, n: int) -> int | None:
-    game = side.game(n)
-    zeros = (0,) * game.seats
-    return next(
-        (r for r in range(1, ROUND_LIMIT + 1) if side.ruleset.game_over(game, r, zeros)), None
-    )
-
-
-def rounds(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """The number of rounds of a game whose totals all stay at zero."""
-    how = f"the first of 1-{ROUND_LIMIT} rounds after which the game is over, totals at zero"
-    for n in counts:
-        ra, rb = _rounds_to_end(a, n), _rounds_to_end(b, n)
-        if ra != rb:
-            return differ(
-                how,
-                f"{n} players: {ra or 'no end'} rounds in {a.id}, {rb or 'no end'} in {b.id}",
-                {"players": n, a.id: ra, b.id: rb},
-            )
-    return Comparison(SAMPLED, how)
-
-
-def game_end(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """Whether a total ends the game before its rounds run out: one player's total from
-    -:data:`TOTAL_LIMIT` to +:data:`TOTAL_LIMIT` (smallest first), after each round
-    before either game would end anyway."""
-    how = f"one player's total within +-{TOTAL_LIMIT} after each round before the last"
-    totals = sorted(range(-TOTAL_LIMIT, TOTAL_LIMIT + 1), key=lambda t: (abs(t), t))[1:]
-    for n in counts:
-        game_a, game_b = a.game(n), b.game(n)
-        zeros = (0,) * game_a.seats
-        last = min(r for r in (_rounds_to_end(a, n), _rounds_to_end(b, n), ROUND_LIMIT) if r)
-        for r in range(1, max(last, 2)):
-            for t in totals:
-                tot = (t, *zeros[1:])
-                ea = a.ruleset.game_over(game_a, r, tot) != a.ruleset.game_over(game_a, r, zeros)
-                eb = b.ruleset.game_over(game_b, r, tot) != b.ruleset.game_over(game_b, r, zeros)
-                if ea != eb:
-                    ends = a.id if ea else b.id
-                    return differ(
-                        how,
-                        f"{n} players, after round {r} with totals {list(tot)}: the total ends "
-                        f"the game in {ends} only",
-                        {"players": n, "round": r, "totals": list(tot), a.id: ea, b.id: eb},
-                    )
-    return Comparison(SAMPLED, how)
-
-
-def winner(a: Side, b: Side, counts: Sequence[int], timeout_ms: int) -> Comparison:
-    """Who wins from final totals: every vector of totals in -1..1."""
-    how = "every vector of final totals in -1..1 at every player count"
-    for n in counts:
-        game_a, game_b = a.game(n), b.game(n)
-        vectors = sorted(
-            itertools.product((-1, 0, 1), repeat=game_a.seats),
-            key=lambda t: (sum(map(abs, t)), t),
-        )
-        for tot in vectors:
-            wa, wb = a.ruleset.winners(game_a, tot), b.ruleset.winners(game_b, tot)
-            if wa != wb:
-                return differ(
-                    how,
-                    f"{n} players, totals {list(tot)}: {a.id} names {list(wa)}, {b.id} {list(wb)}",
-                    {"players": n, "totals": list(tot), a.id: list(wa), b.id: list(wb)},
-                )
-    return Comparison(SAMPLED, how)
-
-
 Aspect = Callable[[Side, Side, Sequence[int], int], Comparison]
 
 ASPECTS: dict[str, Aspect] = {
@@ -359,10 +204,10 @@ ASPECTS: dict[str, Aspect] = {
     "play": play,
     "trick": edition_rules.trick,
     "no-winner": edition_rules.no_winner,
-    "score": score,
-    "rounds": rounds,
-    "game-end": game_end,
-    "winner": winner,
+    "score": edition_score.score,
+    "rounds": edition_game.rounds,
+    "game-end": edition_game.game_end,
+    "winner": edition_game.winner,
 }
 """Each aspect of :data:`tricklaw.spec.EDITION_ASPECTS` and the function comparing it."""
 

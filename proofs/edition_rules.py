@@ -27,6 +27,7 @@ from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.proofs.edition_sides import Comparison, Side
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.plays import PLAYS, CardTerm, Legality, PlayEncoding, symbolic
+from tricklaw.proofs.scores import SCORES
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check, optimum
 from tricklaw.proofs.tricks import TrickEncoding
 
@@ -263,6 +264,8 @@ def relevant(aspect: str, side: Side) -> tuple[str, ...] | None:
         return ENCODINGS[side.id].readings
     if aspect == "play" and side.id in PLAYS:
         return PLAYS[side.id].readings
+    if aspect == "score" and side.id in SCORES:
+        return SCORES[side.id].readings
     return None
 
 

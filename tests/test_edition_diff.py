@@ -27,7 +27,7 @@ from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.rulesets.sticheln import StichelnLater
 from tricklaw.model.state import Game, RoundLog
-from tricklaw.proofs import edition_diff
+from tricklaw.proofs import edition_diff, plain
 from tricklaw.proofs.edition_aspects import compare
 from tricklaw.proofs.edition_sides import Side
 from tricklaw.proofs.encodings import ENCODINGS
@@ -142,6 +142,16 @@ def test_reading_notes_name_the_disputes_that_change_an_aspect() -> None:
 # --- planted changes ------------------------------------------------------------------------
 
 
+def _plant(monkeypatch: pytest.MonkeyPatch, name: str, function: object) -> None:
+    """Replace a method of the later edition, in the plain copy of the model too: the
+    edition diff runs ``game_over`` and ``winners`` symbolically on the plain copy when
+    the install is compiled."""
+    monkeypatch.setattr(StichelnLater, name, function)
+    if plain.compiled_install():
+        copy = plain.plain_module(StichelnLater.__module__)
+        monkeypatch.setattr(copy.StichelnLater, name, function)
+
+
 def test_a_planted_model_change_is_an_unrecorded_difference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -149,7 +159,7 @@ def test_a_planted_model_change_is_an_unrecorded_difference(
         best = max(totals[: game.players])
         return (totals.index(best),)  # a planted tie-break: the lowest seat wins alone
 
-    monkeypatch.setattr(StichelnLater, "winners", first_only)
+    _plant(monkeypatch, "winners", first_only)
     (winner,) = _results("winner")["winner"]
     assert winner.status == "fail" and "no dispute records" in winner.detail
     assert winner.witness == {"players": 3, "totals": [0, 0, 0], A: [0, 1, 2], B: [0]}
@@ -204,7 +214,7 @@ def test_a_recorded_difference_that_vanished_fails(monkeypatch: pytest.MonkeyPat
     def ten_rounds(self: StichelnLater, game: Game, played: int, totals: tuple[int, ...]) -> bool:
         return played >= 10
 
-    monkeypatch.setattr(StichelnLater, "game_over", ten_rounds)
+    _plant(monkeypatch, "game_over", ten_rounds)
     (rounds,) = _results("rounds")["rounds"]
     assert rounds.status == "fail" and rounds.ruleset == B
     assert "STI-D-ROUNDS records a difference in rounds that no longer exists" in rounds.detail
