@@ -118,6 +118,8 @@ class Unit:
     def weight(self) -> int:
         """A rough, fixed order of cost (work grows steeply with the table): the
         workers start the heaviest units first."""
+        if not self.ruleset:  # the edition diff: about as heavy as a 4-player table
+            return 8**4
         players = self.players or 0
         weight: int = 8**players * (4 if self.step else 1)
         return weight
