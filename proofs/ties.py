@@ -50,7 +50,14 @@ from tricklaw.model.state import Game
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
-from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quantity
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    Frame,
+    PlayerQuantity,
+    Quantity,
+    RowQuantity,
+)
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FAIL,
@@ -58,6 +65,8 @@ from tricklaw.proofs.solver import (
     HOLLOW,
     PASS,
     PROVED,
+    TRIVIAL,
+    VACUOUS,
     Outcome,
     Tracked,
     check,
@@ -105,6 +114,71 @@ def card_tie(enc: TrickEncoding, clause: str, q: CardQuantity, pick: Pick, ms: i
     tie = extreme_tie(q.eligible(enc), q.key(enc), pick.largest)
     tracked = [*enc.domain(), Tracked(clause, q.applies(enc)), Tracked("claim:tie", tie)]
     return check(tracked, ms, enc.decode)
+
+
+def row_tie(frame: Frame, clause: str, pick: Pick, ms: int) -> Outcome:
+    """Whether two candidates of ``frame`` share ``pick``'s extreme place while ``clause``
+    applies: ``counterexample`` (a tie, with the row) or a proof (trivial where the places
+    are distinct by construction)."""
+    tie = extreme_tie(frame.eligible, frame.key, pick.largest)
+    tracked = [*frame.premises, Tracked(clause, frame.applies), Tracked("claim:tie", tie)]
+    return check(tracked, ms, frame.decode)
+
+
+def row_candidate(frame: Frame, clause: str, ms: int) -> Outcome:
+    """Whether ``clause`` can have to pick with no candidate in ``frame`` (it applies and
+    no card is eligible): ``counterexample`` (a gap, with the row) or ``proved``;
+    ``trivial`` when the clause's own case already names a candidate (it applies only
+    when one is there), whatever the premises say."""
+    applies = Tracked(clause, frame.applies)
+    claim = Tracked("claim:no-candidate", z3.Not(z3.Or(*frame.eligible)))
+    alone = check([applies, claim], ms, hollow=False)
+    if alone.status == PROVED:
+        why = "the clause applies only when a candidate is there: true by construction"
+        return Outcome(TRIVIAL, alone.seconds, alone.clauses, detail=why)
+    return check([*frame.premises, applies, claim], ms, frame.decode)
+
+
+def candidate_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``pick-candidate CLAUSE``: for every pick of a row (:class:`RowQuantity`), that the
+    clause never has to pick when no card is eligible (else a gap: a counterexample, the
+    row as witness), under every reading its frame depends on."""
+    registry = load_registry(ruleset.id)
+    quantities = TIES.get(ruleset.id, {})
+    out: list[Result] = []
+    for clause, pick in _picks(registry, players):
+        q = quantities.get(pick.quantity)
+        if not isinstance(q, RowQuantity):
+            continue
+        for readings in reading_combinations(ruleset, q.readings, chosen):
+            game = ruleset.make_game(players, {**chosen, **readings})
+            v = row_candidate(q.frame(game), clause.id, timeout_ms)
+            if v.status == PROVED:
+                v.detail = f"a card to pick by the {pick.by} {pick.quantity} whenever it applies"
+            elif v.status == COUNTEREXAMPLE:
+                v.detail = (
+                    f"the clause must pick by the {pick.by} {pick.quantity} with no card "
+                    "eligible: a gap the text leaves open"
+                )
+            name = f"pick-candidate {clause.id} {pick.by} {pick.quantity}"
+            expected = q.given if v.status in HOLLOW else ""
+            out.append(
+                Result(
+                    name,
+                    ruleset.id,
+                    str(players),
+                    _label(readings),
+                    v.status,
+                    v.seconds,
+                    v.clauses,
+                    v.detail,
+                    v.witness,
+                    expected=expected,
+                )
+            )
+    return out
 
 
 def _tied(values: Sequence[int], largest: bool) -> bool:
@@ -250,8 +324,14 @@ def _decide(
             outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
             stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
             # A context where the clause never applies (vacuous) decides nothing: the
-            # answer is that of the others, hollow only when every context is.
-            decided = [o for o in outs if o.status not in HOLLOW] or outs[:1]
+            # answer is that of the others; trivial when the others are (a tie impossible
+            # by construction, such as places in the play order), vacuous only when every
+            # context is. (Taking the first context here made HUND-DESIG-2 vacuous: its
+            # first context has no designated number, so the clause never applies there.)
+            decided = [o for o in outs if o.status not in HOLLOW] or [
+                o for o in outs if o.status != VACUOUS
+            ]
+            decided = decided or outs[:1]
             tie = next((o for o in decided if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
             if tie is None:
@@ -263,7 +343,10 @@ def _decide(
         return
     for readings in reading_combinations(ruleset, q.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
-        yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
+        if isinstance(q, RowQuantity):
+            yield _label(readings), row_tie(q.frame(game), clause.id, pick, ms), None
+        else:
+            yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
 
 
 def tie_results(
@@ -277,7 +360,7 @@ def tie_results(
     for clause, pick in _picks(registry, players):
         name = f"tie {clause.id} {pick.by} {pick.quantity}"
         q = quantities.get(pick.quantity)
-        kind = CardQuantity if pick.what == "card" else PlayerQuantity
+        kind = (CardQuantity, RowQuantity) if pick.what == "card" else (PlayerQuantity,)
         if not isinstance(q, kind):
             why = "no" if q is None else f"no {pick.what}"
             out.append(
@@ -297,7 +380,9 @@ def tie_results(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
             v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
-            hollow = q.hollow if isinstance(q, CardQuantity) and v.status in HOLLOW else ""
+            hollow = (
+                q.hollow if isinstance(q, CardQuantity | RowQuantity) and v.status in HOLLOW else ""
+            )
             out.append(
                 Result(
                     name,
@@ -351,5 +436,12 @@ def ties(
 ) -> list[Result]:
     """The detector's results for ``ruleset`` at each of ``counts``, with the register
     check on a ``complete`` run (the one call ``verify`` makes)."""
-    out = [r for n in counts for r in tie_results(ruleset, n, chosen, timeout_ms)]
+    out = [
+        r
+        for n in counts
+        for r in [
+            *tie_results(ruleset, n, chosen, timeout_ms),
+            *candidate_results(ruleset, n, chosen, timeout_ms),
+        ]
+    ]
     return [*out, stale_ties(ruleset.id, out)] if complete else out
