@@ -500,10 +500,21 @@ TIES.register(
         }
     ),
 )
+def _ages(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
+    """The players' ages, compared to find the youngest (STI-LEAD-1): any ages at all
+    (each a whole number of days, the finest any table compares by), so two players of
+    one age are a real table."""
+    return [Tracked("STI-LEAD-1", z3.And(*[v >= 0 for v in values]))]
+
+
 TIES.register(
     "sticheln",
     MappingProxyType(
         {
+            # Outside the model: seats are numbered from the youngest (STI-LEAD-1).
+            "age": PlayerQuantity(
+                observe=lambda game, state: (), relaxation=_ages, exact=True, modelled=False
+            ),
             "lead-colour-value": CardQuantity(_lead_nonzero),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
             "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),

@@ -55,7 +55,15 @@ from tricklaw.proofs.liveness import (
     trick_names,
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
-from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.quantities import (
+    PLAY_ORDER_DISTINCT,
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    cards,
+    every_card,
+    play_order,
+)
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -316,6 +324,9 @@ TIES.register(
         {
             # The cards of the winning colour, compared by value (LAST-TRICK-3).
             "winning-colour-value": CardQuantity(cards("winning")),
+            # The first card (LAST-PLAY-2) and the last player's card (LAST-PLAY-3,
+            # LAST-TRICK-2): places in the order of play.
+            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
             "total": PlayerQuantity(),
         }
     ),
