@@ -139,6 +139,42 @@ def row_candidate(frame: Frame, clause: str, ms: int) -> Outcome:
     return check([*frame.premises, applies, claim], ms, frame.decode)
 
 
+def _candidate_verdict(
+    registry: Registry, ruleset: Ruleset[Any], pick: Pick, out: Outcome
+) -> Outcome:
+    """``out`` (counterexample = the clause can have to pick with nothing eligible) judged
+    against what the registry says of that case (``pick.none``)."""
+    what = f"by the {pick.by} {pick.quantity}"
+    if out.status == PROVED:
+        out.detail = f"a card to pick {what} whenever the clause applies"
+    if out.status != COUNTEREXAMPLE:
+        return out
+    disputes = {d.id: d for d in registry.disputes}
+    if not pick.none:
+        out.detail = (
+            f"the clause must pick {what} with no card eligible, and neither the text nor "
+            "a dispute says what happens"
+        )
+    elif pick.none not in disputes:
+        out.status = PASS
+        out.detail = f"the clause can have to pick {what} with none eligible; {pick.none} says"
+    elif not disputes[pick.none].readings or disputes[pick.none].option not in {
+        s.name for s in ruleset.option_specs
+    }:
+        out.detail = (
+            f"the clause can have to pick {what} with none eligible; {pick.none} records it "
+            "without a switch the model has"
+        )
+    else:
+        dispute = disputes[pick.none]
+        out.status, out.machine, out.dispute = FINDING, MACHINE, dispute.id
+        out.detail = (
+            f"the clause can have to pick {what} with none eligible, the text is silent: "
+            f"{dispute.id} (--option {dispute.option}, default {dispute.default})"
+        )
+    return out
+
+
 def candidate_results(
     ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
 ) -> list[Result]:
@@ -154,14 +190,8 @@ def candidate_results(
             continue
         for readings in reading_combinations(ruleset, q.readings, chosen):
             game = ruleset.make_game(players, {**chosen, **readings})
-            v = row_candidate(q.frame(game), clause.id, timeout_ms)
-            if v.status == PROVED:
-                v.detail = f"a card to pick by the {pick.by} {pick.quantity} whenever it applies"
-            elif v.status == COUNTEREXAMPLE:
-                v.detail = (
-                    f"the clause must pick by the {pick.by} {pick.quantity} with no card "
-                    "eligible: a gap the text leaves open"
-                )
+            answer = row_candidate(q.frame(game), clause.id, timeout_ms)
+            v = _candidate_verdict(registry, ruleset, pick, answer)
             name = f"pick-candidate {clause.id} {pick.by} {pick.quantity}"
             expected = q.given if v.status in HOLLOW else ""
             out.append(
@@ -175,7 +205,9 @@ def candidate_results(
                     v.clauses,
                     v.detail,
                     v.witness,
-                    expected=expected,
+                    v.machine,
+                    v.dispute,
+                    expected,
                 )
             )
     return out
@@ -408,7 +440,7 @@ def stale_ties(ruleset_id: str, results: Sequence[Result]) -> Result:
     wrong). Meaningful on a complete run only."""
     registry = load_registry(ruleset_id)
     disputes = {d.id for d in registry.disputes}
-    named = {p.tie for c in registry.clauses for p in c.picks if p.tie in disputes}
+    named = {x for c in registry.clauses for p in c.picks for x in (p.tie, p.none) if x in disputes}
     found = {
         r.dispute
         for r in results
@@ -417,9 +449,10 @@ def stale_ties(ruleset_id: str, results: Sequence[Result]) -> Result:
     stale = sorted(named - found)
     picks = sum(len(c.picks) for c in registry.clauses)
     detail = (
-        f"{', '.join(stale)}: named for a tie no reading or player count allows"
+        f"{', '.join(stale)}: named for a tie (or a pick with no candidate) that no "
+        "reading or player count allows"
         if stale
-        else f"{picks} picks, {len(named)} tie disputes, each found"
+        else f"{picks} picks, {len(named)} tie or no-candidate disputes, each found"
     )
     return Result(
         "ties-register", ruleset_id, "all", "all", "fail" if stale else "pass", 0.0, (), detail
