@@ -144,35 +144,13 @@ def _candidate_verdict(
 ) -> Outcome:
     """``out`` (counterexample = the clause can have to pick with nothing eligible) judged
     against what the registry says of that case (``pick.none``)."""
-    what = f"by the {pick.by} {pick.quantity}"
     if out.status == PROVED:
-        out.detail = f"a card to pick {what} whenever the clause applies"
+        out.detail = f"a card to pick by the {pick.by} {pick.quantity} whenever it applies"
     if out.status != COUNTEREXAMPLE:
         return out
-    disputes = {d.id: d for d in registry.disputes}
-    if not pick.none:
-        out.detail = (
-            f"the clause must pick {what} with no card eligible, and neither the text nor "
-            "a dispute says what happens"
-        )
-    elif pick.none not in disputes:
-        out.status = PASS
-        out.detail = f"the clause can have to pick {what} with none eligible; {pick.none} says"
-    elif not disputes[pick.none].readings or disputes[pick.none].option not in {
-        s.name for s in ruleset.option_specs
-    }:
-        out.detail = (
-            f"the clause can have to pick {what} with none eligible; {pick.none} records it "
-            "without a switch the model has"
-        )
-    else:
-        dispute = disputes[pick.none]
-        out.status, out.machine, out.dispute = FINDING, MACHINE, dispute.id
-        out.detail = (
-            f"the clause can have to pick {what} with none eligible, the text is silent: "
-            f"{dispute.id} (--option {dispute.option}, default {dispute.default})"
-        )
-    return out
+    case = f"a pick by the {pick.by} {pick.quantity} with no card eligible"
+    words = ("what happens", "says what")
+    return _settled(registry, ruleset, out, case=case, named=pick.none, modelled=True, words=words)
 
 
 def candidate_results(
@@ -193,24 +171,30 @@ def candidate_results(
             answer = row_candidate(q.frame(game), clause.id, timeout_ms)
             v = _candidate_verdict(registry, ruleset, pick, answer)
             name = f"pick-candidate {clause.id} {pick.by} {pick.quantity}"
-            expected = q.given if v.status in HOLLOW else ""
-            out.append(
-                Result(
-                    name,
-                    ruleset.id,
-                    str(players),
-                    _label(readings),
-                    v.status,
-                    v.seconds,
-                    v.clauses,
-                    v.detail,
-                    v.witness,
-                    v.machine,
-                    v.dispute,
-                    expected,
-                )
-            )
+            where = (ruleset.id, str(players), _label(readings))
+            out.append(_row(name, where, v, q.given))
     return out
+
+
+def _row(name: str, where: tuple[str, str, str], v: Outcome, hollow: str) -> Result:
+    """The verify row of outcome ``v`` at ``where`` (ruleset, players, reading); ``hollow``
+    documents it when it is vacuous or trivial."""
+    ruleset, players, label = where
+    expected = hollow if v.status in HOLLOW else ""
+    return Result(
+        name,
+        ruleset,
+        players,
+        label,
+        v.status,
+        v.seconds,
+        v.clauses,
+        v.detail,
+        v.witness,
+        v.machine,
+        v.dispute,
+        expected,
+    )
 
 
 def _tied(values: Sequence[int], largest: bool) -> bool:
@@ -287,38 +271,56 @@ def _verdict(
         return out
     if out.status != COUNTEREXAMPLE:
         return out
-    disputes = {d.id: d for d in registry.disputes}
-    if not pick.tie:
+    clause = pick.tie and pick.tie not in {d.id for d in registry.disputes}
+    if clause and stated is not None and pick.tie not in stated:
         out.detail = (
-            f"a tie for the {pick.by} {pick.quantity} is possible and neither the "
-            "text nor a dispute says who is picked"
+            f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
+            "to break it, but the trick encoding states no such rule"
         )
         return out
-    if pick.tie not in disputes:
-        if stated is not None and pick.tie not in stated:
-            out.detail = (
-                f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
-                "to break it, but the trick encoding states no such rule"
-            )
-            return out
-        # A tie is possible (Z3's witness) and the text names its rule: a check that
-        # passed, not a proof (tie-rule proves the encoding breaks it as written).
-        out.status = PASS
-        out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
-        return out
-    dispute = disputes[pick.tie]
-    options = {s.name for s in ruleset.option_specs}
+    # A tie is possible (Z3's witness) and the text names its rule: a check that passed,
+    # not a proof (tie-rule proves the encoding breaks it as written).
     modelled = not isinstance(q, PlayerQuantity) or q.modelled
+    case = f"a tie for the {pick.by} {pick.quantity}"
+    words = ("who is picked", "breaks it")
+    return _settled(
+        registry, ruleset, out, case=case, named=pick.tie, modelled=modelled, words=words
+    )
+
+
+def _settled(
+    registry: Registry,
+    ruleset: Ruleset[Any],
+    out: Outcome,
+    *,
+    case: str,
+    named: str,
+    modelled: bool,
+    words: tuple[str, str],
+) -> Outcome:
+    """``out``, a counterexample showing that ``case`` can arise (a tie, a pick with
+    nothing eligible), judged against ``named``, where the registry says it is settled:
+    nowhere (a counterexample, a gap no dispute records), a clause of the text (pass), or
+    a dispute, a *finding* of machine ``tie`` when the dispute has readings and, where
+    the model makes the pick (``modelled``), an option of the model (else a
+    counterexample). ``words``: what the text leaves open, and what its clause does."""
+    disputes = {d.id: d for d in registry.disputes}
+    if not named:
+        out.detail = f"{case} is possible and neither the text nor a dispute says {words[0]}"
+        return out
+    if named not in disputes:
+        out.status = PASS
+        out.detail = f"{case} is possible; {named} {words[1]}"
+        return out
+    dispute = disputes[named]
+    options = {s.name for s in ruleset.option_specs}
     if not dispute.readings or (modelled and dispute.option not in options):
-        out.detail = (
-            f"a tie for the {pick.by} {pick.quantity} is possible; {dispute.id} "
-            "records it without a switch the model has"
-        )
+        out.detail = f"{case} is possible; {dispute.id} records it without a switch the model has"
         return out
     out.status, out.machine, out.dispute = FINDING, MACHINE, dispute.id
     switch = f"--option {dispute.option}" if dispute.option else "no switch: outside the model"
     out.detail = (
-        f"a tie for the {pick.by} {pick.quantity} is possible, the text is silent: "
+        f"{case} is possible, the text is silent: "
         f"{dispute.id} ({switch}, default {dispute.default})"
     )
     return out
@@ -412,25 +414,8 @@ def tie_results(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
             v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
-            hollow = (
-                q.hollow if isinstance(q, CardQuantity | RowQuantity) and v.status in HOLLOW else ""
-            )
-            out.append(
-                Result(
-                    name,
-                    ruleset.id,
-                    str(players),
-                    label,
-                    v.status,
-                    v.seconds,
-                    v.clauses,
-                    v.detail,
-                    v.witness,
-                    v.machine,
-                    v.dispute,
-                    hollow,
-                )
-            )
+            hollow = q.hollow if isinstance(q, CardQuantity | RowQuantity) else ""
+            out.append(_row(name, (ruleset.id, str(players), label), v, hollow))
     return out
 
 

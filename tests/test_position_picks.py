@@ -144,31 +144,34 @@ def _without_reveal(q: RowQuantity) -> RowQuantity:
     return dataclasses.replace(q, frame=frame)
 
 
+def _planted(dispute: str, option: str, clause: str, line: int) -> dict[str, Any]:
+    """A planted gap dispute on ``clause`` switched by ``option`` (its readings are those
+    of the model's option ``virtual-odd`` or ``tie``, as the planted use needs)."""
+    values = ["extra-down", "extra-up"] if option == "virtual-odd" else ["shared", "nobody"]
+    return {
+        "id": dispute,
+        "option": option,
+        "title": "planted",
+        "question": "planted: what does the text say here?",
+        "kind": "gap",
+        "quotes": ["every card is played"],
+        "lines": [[line, line]],
+        "clauses": [clause],
+        "default": values[0],
+        "reason": "planted",
+        "found_by": ["tie"],
+        "reading": [{"value": v, "summary": "planted"} for v in values],
+    }
+
+
 def _hund_with(monkeypatch: pytest.MonkeyPatch, change: dict[str, Any]) -> None:
     """Hund's registry with HUND-TWO-4's pick changed, and a planted dispute."""
     path = HERE.parent / "spec" / "hund.toml"
     data = tomllib.loads(path.read_text("utf-8"))
     clause = next(c for c in data["clause"] if c["id"] == "HUND-TWO-4")
     clause["picks"][0].update(change)
-    data["dispute"].append(
-        {
-            "id": "HUND-D-NOCARD",
-            "option": "virtual-odd",
-            "title": "No face-up card",
-            "question": "What does the virtual player play with no face-up card?",
-            "kind": "gap",
-            "quotes": ["leftmost"],
-            "lines": [[33, 33]],
-            "clauses": ["HUND-TWO-4"],
-            "default": "extra-down",
-            "reason": "planted",
-            "found_by": ["tie"],
-            "reading": [
-                {"value": "extra-down", "summary": "planted"},
-                {"value": "extra-up", "summary": "planted"},
-            ],
-        }
-    )
+    dispute = _planted("HUND-D-NOCARD", "virtual-odd", "HUND-TWO-4", 33)
+    data["dispute"].append(dispute | {"quotes": ["leftmost"], "default": "extra-down"})
     registry = parse_registry(data, "hund.toml")
     monkeypatch.setattr(ties, "load_registry", lambda _: registry)
 
@@ -226,23 +229,7 @@ def _tiny_with(monkeypatch: pytest.MonkeyPatch, pick: dict[str, str], dispute: A
 
 
 def _dispute(option: str) -> dict[str, Any]:
-    return {
-        "id": "TINY-D-NEXT",
-        "option": option,
-        "title": "Everybody runs out together",
-        "question": "Every player plays his last card in the last trick: who deals next?",
-        "kind": "gap",
-        "quotes": ["every card is played"],
-        "lines": [[16, 16]],
-        "clauses": ["TINY-NEXT-1"],
-        "default": "shared",
-        "reason": "planted",
-        "found_by": ["tie"],
-        "reading": [
-            {"value": "shared", "summary": "planted"},
-            {"value": "nobody", "summary": "planted"},
-        ],
-    }
+    return _planted("TINY-D-NEXT", option, "TINY-NEXT-1", 16)
 
 
 def _next_rows(players: int) -> tuple[list[Any], Any]:
