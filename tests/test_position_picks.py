@@ -270,3 +270,16 @@ def test_a_new_pick_by_place_that_cannot_tie_needs_no_dispute(
     rows, register = _next_rows(3)
     assert [r.status for r in rows] == ["trivial"] and rows[0].expected == "distinct"
     assert register.status == "fail" and "TINY-D-NEXT" in register.detail
+
+
+# --- the youngest player (STI-LEAD-1) ---------------------------------------------------------
+
+
+@pytest.mark.clause("STI-LEAD-1", "STI-D-AGETIE")
+def test_the_youngest_player_can_tie_and_the_text_is_silent() -> None:
+    """Found by Z3 from the players' ages (the model numbers the seats from the youngest
+    and never compares ages): two players of one age, the youngest."""
+    rows = _rows("sticheln", 4, "STI-LEAD-1")
+    assert [(r.status, r.machine, r.dispute) for r in rows] == [("finding", "tie", "STI-D-AGETIE")]
+    ages = sorted(rows[0].witness["values"])
+    assert ages[0] == ages[1] and "no switch" in rows[0].detail
