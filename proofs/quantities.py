@@ -98,11 +98,20 @@ class CardQuantity:
     """Why "no tie" is expected to be *trivial* for this quantity (true by construction,
     such as distinct places in the play order): the documentation that lets such a row
     pass verify (see :data:`~tricklaw.proofs.statuses.STATUSES`)."""
+    readings: tuple[str, ...] | None = None
+    """The trick encoding's readings that change the quantity (each combination is
+    decided); None: all of them. ``()`` for a quantity no reading changes (places in the
+    play order): decided once, for every reading."""
 
 
 PLAY_ORDER_DISTINCT = "two cards never share a place in the play order: no tie, by construction"
 """The documented reason a pick by the first or last played (:func:`play_order`) can
 never tie."""
+
+PLAY_ORDER = CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT, readings=())
+"""Every card of the trick by its place in the play order: the quantity of a pick of the
+first card (the led card) or the last, or of a tie-break by the earliest or latest played.
+No reading changes it."""
 
 
 def no_constraint(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:

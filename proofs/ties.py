@@ -352,7 +352,8 @@ def _decide(
     clauses the trick encoding states its rule by (for a card pick)."""
     if isinstance(q, CardQuantity):
         cls = ENCODINGS[ruleset.id]
-        for readings in reading_combinations(ruleset, cls.readings, chosen):
+        names = cls.readings if q.readings is None else q.readings
+        for readings in reading_combinations(ruleset, names, chosen):
             game = ruleset.make_game(players, {**chosen, **readings})
             encs = [cls(game, ctx) for ctx in cls.contexts(game)]
             outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
@@ -368,12 +369,14 @@ def _decide(
             decided = decided or outs[:1]
             tie = next((o for o in decided if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
+            # A quantity no reading changes is decided once, for every reading.
+            label = _label(readings) if names else "every reading"
             if tie is None:
                 core = tuple(sorted({c for o in outs for c in o.clauses}))
-                yield _label(readings), Outcome(PROVED, seconds, core), stated
+                yield label, Outcome(PROVED, seconds, core), stated
             else:
                 tie.seconds = seconds
-                yield _label(readings), tie, stated
+                yield label, tie, stated
         return
     for readings in reading_combinations(ruleset, q.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})

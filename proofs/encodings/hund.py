@@ -59,7 +59,7 @@ from tricklaw.proofs.liveness import (
 )
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.quantities import (
-    PLAY_ORDER_DISTINCT,
+    PLAY_ORDER,
     ROW_DISTINCT,
     TIES,
     CardQuantity,
@@ -69,7 +69,6 @@ from tricklaw.proofs.quantities import (
     any_of,
     cards,
     cards_of_colour,
-    every_card,
     per_round,
     places,
     play_order,
@@ -633,9 +632,9 @@ TIES.register(
     "hund",
     MappingProxyType(
         {
-            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
+            "play-order": PLAY_ORDER,
             "designation-order": CardQuantity(
-                _showing, play_order, applies=any_of(_showing), hollow=SHOWN_FIRST
+                _showing, play_order, applies=any_of(_showing), hollow=SHOWN_FIRST, readings=()
             ),
             "display-place": RowQuantity(_display(lead_only=False), ROW_DISTINCT),
             "display-lead-place": RowQuantity(

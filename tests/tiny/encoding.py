@@ -25,12 +25,10 @@ from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.quantities import (
-    PLAY_ORDER_DISTINCT,
+    PLAY_ORDER,
     CardQuantity,
     PlayerQuantity,
     cards,
-    every_card,
-    play_order,
 )
 from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.solver import Tracked
@@ -132,7 +130,7 @@ QUANTITIES: Mapping[str, CardQuantity | PlayerQuantity] = MappingProxyType(
     {
         "led-colour-value": CardQuantity(cards("led")),  # by value (TINY-TRICK-1)
         # The led card: the first played (TINY-PLAY-1); places never tie.
-        "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
+        "play-order": PLAY_ORDER,
         "total": PlayerQuantity(relaxation=_points),
     }
 )
