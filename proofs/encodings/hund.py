@@ -636,11 +636,15 @@ TIES.register(
             "designation-order": CardQuantity(
                 _showing, play_order, applies=any_of(_showing), hollow=SHOWN_FIRST, readings=()
             ),
-            "display-place": RowQuantity(_display(lead_only=False), ROW_DISTINCT),
+            # The row's length is half the virtual hand: the deck's size (HUND-OPT-1).
+            "display-place": RowQuantity(
+                _display(lead_only=False), ROW_DISTINCT, readings=("more-cards",)
+            ),
             "display-lead-place": RowQuantity(
                 _display(lead_only=True),
                 ROW_DISTINCT,
                 given="HUND-TWO-5 applies only when a face-up card of the lead suit is shown",
+                readings=("more-cards",),
             ),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
             "lead-suit-value": CardQuantity(LEAD_SUIT, applies=any_of(TRUMPS, present=False)),
