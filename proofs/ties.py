@@ -32,8 +32,16 @@ Then the pick's ``tie`` says how the text settles it:
 An answer that is *trivial* (the key makes a tie impossible by construction, such as
 places in the play order) is reported as such, passing verify only where the quantity
 documents it (:attr:`~tricklaw.proofs.quantities.CardQuantity.hollow`); a trick context
-in which the clause never applies (its premises *vacuous*) decides nothing, and a row
-is vacuous only when every context is.
+in which the clause never applies (its premises *vacuous*) decides nothing: a row is
+trivial when some context is, and vacuous only when every context is.
+
+A pick of a row of cards outside the trick (:class:`~tricklaw.proofs.quantities.RowQuantity`,
+the leftmost card of a display) is decided in Z3 over the game's symbolic row
+(:class:`~tricklaw.proofs.quantities.Frame`), and asked one more question,
+``pick-candidate``: can the clause have to pick when no card is eligible? ``unsat`` proves
+it cannot; a witness row is a gap, judged like a tie against the pick's ``none`` (a clause
+that says what happens, or a dispute with its switch: a *finding*); *trivial* where the
+clause applies only when a candidate is there (documented by the quantity's ``given``).
 """
 
 from __future__ import annotations
@@ -149,7 +157,7 @@ def _candidate_verdict(
     if out.status != COUNTEREXAMPLE:
         return out
     case = f"a pick by the {pick.by} {pick.quantity} with no card eligible"
-    words = ("what happens", "says what")
+    words = ("what happens", "says what happens then")
     return _settled(registry, ruleset, out, case=case, named=pick.none, modelled=True, words=words)
 
 
