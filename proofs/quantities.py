@@ -12,7 +12,16 @@ ruleset id, by name:
 * a :class:`PlayerQuantity` compares the players: what the model shows of it in a
   finished game (``observe``: the final totals, or a count in each round), and a sound
   over-approximation in Z3 of the values the players can reach (``relaxation``), or,
-  when ``exact``, precisely those values.
+  when ``exact``, precisely those values;
+* a :class:`RowQuantity` compares places in a row of cards outside the trick (the
+  leftmost card of a display): one symbolic choice (:class:`Frame`) with its candidates,
+  their places, and when the clause must pick.
+
+A pick by place (``first``/``last``: the play order, a row from left to right) can tie
+only if two candidates can share a place; where the key makes that impossible by
+construction, the quantity says so (``hollow``) and the answer is *trivial*, never
+*proved*. The question that remains is whether the clause can have to pick with no
+candidate at all, a gap the detector decides for a :class:`RowQuantity`.
 
 :mod:`tricklaw.proofs.ties` decides with them whether a tie is possible.
 """
@@ -89,11 +98,20 @@ class CardQuantity:
     """Why "no tie" is expected to be *trivial* for this quantity (true by construction,
     such as distinct places in the play order): the documentation that lets such a row
     pass verify (see :data:`~tricklaw.proofs.statuses.STATUSES`)."""
+    readings: tuple[str, ...] | None = None
+    """The trick encoding's readings that change the quantity (each combination is
+    decided); None: all of them. ``()`` for a quantity no reading changes (places in the
+    play order): decided once, for every reading."""
 
 
 PLAY_ORDER_DISTINCT = "two cards never share a place in the play order: no tie, by construction"
 """The documented reason a pick by the first or last played (:func:`play_order`) can
 never tie."""
+
+PLAY_ORDER = CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT, readings=())
+"""Every card of the trick by its place in the play order: the quantity of a pick of the
+first card (the led card) or the last, or of a tie-break by the earliest or latest played.
+No reading changes it."""
 
 
 def no_constraint(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
@@ -148,7 +166,46 @@ class PlayerQuantity:
     """The options whose readings change the quantity (each combination is decided)."""
 
 
-Quantity = CardQuantity | PlayerQuantity
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One symbolic choice a :class:`RowQuantity` makes: the premises its candidates
+    meet (each tracked by the clause it rests on), which candidates the clause may pick,
+    their places (the key) and when the clause must pick."""
+
+    premises: tuple[Tracked, ...]
+    eligible: tuple[z3.BoolRef, ...]
+    key: tuple[z3.ArithRef, ...]
+    applies: z3.BoolRef
+    decode: Callable[[z3.ModelRef], dict[str, Any]]
+    """The witness a model of the premises shows (the row, the trick's lead)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowQuantity:
+    """Places in a row of cards outside the trick that a clause picks by (the leftmost
+    card of a display), over the game's :class:`Frame`."""
+
+    frame: Callable[[Game], Frame]
+    hollow: str
+    """Why "no tie" is trivial (two cards never share a place in the row)."""
+    given: str = ""
+    """Why a candidate is there by construction whenever the clause applies (the clause
+    picks among cards it requires to be shown): documents a *trivial* ``pick-candidate``
+    row; empty where the candidate's existence is a theorem to prove."""
+    readings: tuple[str, ...] = ()
+    """The options whose readings change the frame (each combination is decided)."""
+
+
+ROW_DISTINCT = "two cards never share a place in a row: no tie, by construction"
+"""The documented reason a pick by the leftmost (or rightmost) card of a row can never tie."""
+
+
+def places(size: int) -> tuple[z3.ArithRef, ...]:
+    """The key of a pick by place in a row: places 0, 1, ... from the left."""
+    return tuple(z3.IntVal(i) for i in range(size))
+
+
+Quantity = CardQuantity | PlayerQuantity | RowQuantity
 
 TIES: Registry[Mapping[str, Quantity]] = Registry("tie quantities", "tricklaw.proofs.encodings")
 """Ruleset id -> its quantities by the names the registry's picks use."""

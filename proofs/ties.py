@@ -32,8 +32,16 @@ Then the pick's ``tie`` says how the text settles it:
 An answer that is *trivial* (the key makes a tie impossible by construction, such as
 places in the play order) is reported as such, passing verify only where the quantity
 documents it (:attr:`~tricklaw.proofs.quantities.CardQuantity.hollow`); a trick context
-in which the clause never applies (its premises *vacuous*) decides nothing, and a row
-is vacuous only when every context is.
+in which the clause never applies (its premises *vacuous*) decides nothing: a row is
+trivial when some context is, and vacuous only when every context is.
+
+A pick of a row of cards outside the trick (:class:`~tricklaw.proofs.quantities.RowQuantity`,
+the leftmost card of a display) is decided in Z3 over the game's symbolic row
+(:class:`~tricklaw.proofs.quantities.Frame`), and asked one more question,
+``pick-candidate``: can the clause have to pick when no card is eligible? ``unsat`` proves
+it cannot; a witness row is a gap, judged like a tie against the pick's ``none`` (a clause
+that says what happens, or a dispute with its switch: a *finding*); *trivial* where the
+clause applies only when a candidate is there (documented by the quantity's ``given``).
 """
 
 from __future__ import annotations
@@ -50,7 +58,14 @@ from tricklaw.model.state import Game
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
-from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, Quantity
+from tricklaw.proofs.quantities import (
+    TIES,
+    CardQuantity,
+    Frame,
+    PlayerQuantity,
+    Quantity,
+    RowQuantity,
+)
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FAIL,
@@ -58,6 +73,8 @@ from tricklaw.proofs.solver import (
     HOLLOW,
     PASS,
     PROVED,
+    TRIVIAL,
+    VACUOUS,
     Outcome,
     Tracked,
     check,
@@ -105,6 +122,87 @@ def card_tie(enc: TrickEncoding, clause: str, q: CardQuantity, pick: Pick, ms: i
     tie = extreme_tie(q.eligible(enc), q.key(enc), pick.largest)
     tracked = [*enc.domain(), Tracked(clause, q.applies(enc)), Tracked("claim:tie", tie)]
     return check(tracked, ms, enc.decode)
+
+
+def row_tie(frame: Frame, clause: str, pick: Pick, ms: int) -> Outcome:
+    """Whether two candidates of ``frame`` share ``pick``'s extreme place while ``clause``
+    applies: ``counterexample`` (a tie, with the row) or a proof (trivial where the places
+    are distinct by construction)."""
+    tie = extreme_tie(frame.eligible, frame.key, pick.largest)
+    tracked = [*frame.premises, Tracked(clause, frame.applies), Tracked("claim:tie", tie)]
+    return check(tracked, ms, frame.decode)
+
+
+def row_candidate(frame: Frame, clause: str, ms: int) -> Outcome:
+    """Whether ``clause`` can have to pick with no candidate in ``frame`` (it applies and
+    no card is eligible): ``counterexample`` (a gap, with the row) or ``proved``;
+    ``trivial`` when the clause's own case already names a candidate (it applies only
+    when one is there), whatever the premises say."""
+    applies = Tracked(clause, frame.applies)
+    claim = Tracked("claim:no-candidate", z3.Not(z3.Or(*frame.eligible)))
+    alone = check([applies, claim], ms, hollow=False)
+    if alone.status == PROVED:
+        why = "the clause applies only when a candidate is there: true by construction"
+        return Outcome(TRIVIAL, alone.seconds, alone.clauses, detail=why)
+    return check([*frame.premises, applies, claim], ms, frame.decode)
+
+
+def _candidate_verdict(
+    registry: Registry, ruleset: Ruleset[Any], pick: Pick, out: Outcome
+) -> Outcome:
+    """``out`` (counterexample = the clause can have to pick with nothing eligible) judged
+    against what the registry says of that case (``pick.none``)."""
+    if out.status == PROVED:
+        out.detail = f"a card to pick by the {pick.by} {pick.quantity} whenever it applies"
+    if out.status != COUNTEREXAMPLE:
+        return out
+    case = f"a pick by the {pick.by} {pick.quantity} with no card eligible"
+    words = ("what happens", "says what happens then")
+    return _settled(registry, ruleset, out, case=case, named=pick.none, modelled=True, words=words)
+
+
+def candidate_results(
+    ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
+) -> list[Result]:
+    """``pick-candidate CLAUSE``: for every pick of a row (:class:`RowQuantity`), that the
+    clause never has to pick when no card is eligible (else a gap: a counterexample, the
+    row as witness), under every reading its frame depends on."""
+    registry = load_registry(ruleset.id)
+    quantities = TIES.get(ruleset.id, {})
+    out: list[Result] = []
+    for clause, pick in _picks(registry, players):
+        q = quantities.get(pick.quantity)
+        if not isinstance(q, RowQuantity):
+            continue
+        for readings in reading_combinations(ruleset, q.readings, chosen):
+            game = ruleset.make_game(players, {**chosen, **readings})
+            answer = row_candidate(q.frame(game), clause.id, timeout_ms)
+            v = _candidate_verdict(registry, ruleset, pick, answer)
+            name = f"pick-candidate {clause.id} {pick.by} {pick.quantity}"
+            where = (ruleset.id, str(players), _label(readings))
+            out.append(_row(name, where, v, q.given))
+    return out
+
+
+def _row(name: str, where: tuple[str, str, str], v: Outcome, hollow: str) -> Result:
+    """The verify row of outcome ``v`` at ``where`` (ruleset, players, reading); ``hollow``
+    documents it when it is vacuous or trivial."""
+    ruleset, players, label = where
+    expected = hollow if v.status in HOLLOW else ""
+    return Result(
+        name,
+        ruleset,
+        players,
+        label,
+        v.status,
+        v.seconds,
+        v.clauses,
+        v.detail,
+        v.witness,
+        v.machine,
+        v.dispute,
+        expected,
+    )
 
 
 def _tied(values: Sequence[int], largest: bool) -> bool:
@@ -181,38 +279,56 @@ def _verdict(
         return out
     if out.status != COUNTEREXAMPLE:
         return out
-    disputes = {d.id: d for d in registry.disputes}
-    if not pick.tie:
+    clause = pick.tie and pick.tie not in {d.id for d in registry.disputes}
+    if clause and stated is not None and pick.tie not in stated:
         out.detail = (
-            f"a tie for the {pick.by} {pick.quantity} is possible and neither the "
-            "text nor a dispute says who is picked"
+            f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
+            "to break it, but the trick encoding states no such rule"
         )
         return out
-    if pick.tie not in disputes:
-        if stated is not None and pick.tie not in stated:
-            out.detail = (
-                f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} is named "
-                "to break it, but the trick encoding states no such rule"
-            )
-            return out
-        # A tie is possible (Z3's witness) and the text names its rule: a check that
-        # passed, not a proof (tie-rule proves the encoding breaks it as written).
-        out.status = PASS
-        out.detail = f"a tie for the {pick.by} {pick.quantity} is possible; {pick.tie} breaks it"
-        return out
-    dispute = disputes[pick.tie]
-    options = {s.name for s in ruleset.option_specs}
+    # A tie is possible (Z3's witness) and the text names its rule: a check that passed,
+    # not a proof (tie-rule proves the encoding breaks it as written).
     modelled = not isinstance(q, PlayerQuantity) or q.modelled
+    case = f"a tie for the {pick.by} {pick.quantity}"
+    words = ("who is picked", "breaks it")
+    return _settled(
+        registry, ruleset, out, case=case, named=pick.tie, modelled=modelled, words=words
+    )
+
+
+def _settled(
+    registry: Registry,
+    ruleset: Ruleset[Any],
+    out: Outcome,
+    *,
+    case: str,
+    named: str,
+    modelled: bool,
+    words: tuple[str, str],
+) -> Outcome:
+    """``out``, a counterexample showing that ``case`` can arise (a tie, a pick with
+    nothing eligible), judged against ``named``, where the registry says it is settled:
+    nowhere (a counterexample, a gap no dispute records), a clause of the text (pass), or
+    a dispute, a *finding* of machine ``tie`` when the dispute has readings and, where
+    the model makes the pick (``modelled``), an option of the model (else a
+    counterexample). ``words``: what the text leaves open, and what its clause does."""
+    disputes = {d.id: d for d in registry.disputes}
+    if not named:
+        out.detail = f"{case} is possible and neither the text nor a dispute says {words[0]}"
+        return out
+    if named not in disputes:
+        out.status = PASS
+        out.detail = f"{case} is possible; {named} {words[1]}"
+        return out
+    dispute = disputes[named]
+    options = {s.name for s in ruleset.option_specs}
     if not dispute.readings or (modelled and dispute.option not in options):
-        out.detail = (
-            f"a tie for the {pick.by} {pick.quantity} is possible; {dispute.id} "
-            "records it without a switch the model has"
-        )
+        out.detail = f"{case} is possible; {dispute.id} records it without a switch the model has"
         return out
     out.status, out.machine, out.dispute = FINDING, MACHINE, dispute.id
     switch = f"--option {dispute.option}" if dispute.option else "no switch: outside the model"
     out.detail = (
-        f"a tie for the {pick.by} {pick.quantity} is possible, the text is silent: "
+        f"{case} is possible, the text is silent: "
         f"{dispute.id} ({switch}, default {dispute.default})"
     )
     return out
@@ -244,26 +360,38 @@ def _decide(
     clauses the trick encoding states its rule by (for a card pick)."""
     if isinstance(q, CardQuantity):
         cls = ENCODINGS[ruleset.id]
-        for readings in reading_combinations(ruleset, cls.readings, chosen):
+        names = cls.readings if q.readings is None else q.readings
+        for readings in reading_combinations(ruleset, names, chosen):
             game = ruleset.make_game(players, {**chosen, **readings})
             encs = [cls(game, ctx) for ctx in cls.contexts(game)]
             outs = [card_tie(enc, clause.id, q, pick, ms) for enc in encs]
             stated = frozenset(t.clause for e in encs for t in e.resolution(e.outcome))
             # A context where the clause never applies (vacuous) decides nothing: the
-            # answer is that of the others, hollow only when every context is.
-            decided = [o for o in outs if o.status not in HOLLOW] or outs[:1]
+            # answer is that of the others; trivial when the others are (a tie impossible
+            # by construction, such as places in the play order), vacuous only when every
+            # context is. (Taking the first context here made HUND-DESIG-2 vacuous: its
+            # first context has no designated number, so the clause never applies there.)
+            decided = [o for o in outs if o.status not in HOLLOW] or [
+                o for o in outs if o.status != VACUOUS
+            ]
+            decided = decided or outs[:1]
             tie = next((o for o in decided if o.status != PROVED), None)
             seconds = sum(o.seconds for o in outs)
+            # A quantity no reading changes is decided once, for every reading.
+            label = _label(readings) if names else "every reading"
             if tie is None:
                 core = tuple(sorted({c for o in outs for c in o.clauses}))
-                yield _label(readings), Outcome(PROVED, seconds, core), stated
+                yield label, Outcome(PROVED, seconds, core), stated
             else:
                 tie.seconds = seconds
-                yield _label(readings), tie, stated
+                yield label, tie, stated
         return
     for readings in reading_combinations(ruleset, q.readings, chosen):
         game = ruleset.make_game(players, {**chosen, **readings})
-        yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
+        if isinstance(q, RowQuantity):
+            yield _label(readings), row_tie(q.frame(game), clause.id, pick, ms), None
+        else:
+            yield _label(readings), player_tie(game, clause.id, q, pick, ms), None
 
 
 def tie_results(
@@ -277,7 +405,7 @@ def tie_results(
     for clause, pick in _picks(registry, players):
         name = f"tie {clause.id} {pick.by} {pick.quantity}"
         q = quantities.get(pick.quantity)
-        kind = CardQuantity if pick.what == "card" else PlayerQuantity
+        kind = (CardQuantity, RowQuantity) if pick.what == "card" else (PlayerQuantity,)
         if not isinstance(q, kind):
             why = "no" if q is None else f"no {pick.what}"
             out.append(
@@ -297,23 +425,8 @@ def tie_results(
             ruleset, players, clause, pick, q, chosen=chosen, ms=timeout_ms
         ):
             v = _verdict(registry, ruleset, pick, q=q, out=answer, stated=stated)
-            hollow = q.hollow if isinstance(q, CardQuantity) and v.status in HOLLOW else ""
-            out.append(
-                Result(
-                    name,
-                    ruleset.id,
-                    str(players),
-                    label,
-                    v.status,
-                    v.seconds,
-                    v.clauses,
-                    v.detail,
-                    v.witness,
-                    v.machine,
-                    v.dispute,
-                    hollow,
-                )
-            )
+            hollow = q.hollow if isinstance(q, CardQuantity | RowQuantity) else ""
+            out.append(_row(name, (ruleset.id, str(players), label), v, hollow))
     return out
 
 
@@ -323,7 +436,7 @@ def stale_ties(ruleset_id: str, results: Sequence[Result]) -> Result:
     wrong). Meaningful on a complete run only."""
     registry = load_registry(ruleset_id)
     disputes = {d.id for d in registry.disputes}
-    named = {p.tie for c in registry.clauses for p in c.picks if p.tie in disputes}
+    named = {x for c in registry.clauses for p in c.picks for x in (p.tie, p.none) if x in disputes}
     found = {
         r.dispute
         for r in results
@@ -332,9 +445,10 @@ def stale_ties(ruleset_id: str, results: Sequence[Result]) -> Result:
     stale = sorted(named - found)
     picks = sum(len(c.picks) for c in registry.clauses)
     detail = (
-        f"{', '.join(stale)}: named for a tie no reading or player count allows"
+        f"{', '.join(stale)}: named for a tie (or a pick with no candidate) that no "
+        "reading or player count allows"
         if stale
-        else f"{picks} picks, {len(named)} tie disputes, each found"
+        else f"{picks} picks, {len(named)} tie or no-candidate disputes, each found"
     )
     return Result(
         "ties-register", ruleset_id, "all", "all", "fail" if stale else "pass", 0.0, (), detail
@@ -351,5 +465,12 @@ def ties(
 ) -> list[Result]:
     """The detector's results for ``ruleset`` at each of ``counts``, with the register
     check on a ``complete`` run (the one call ``verify`` makes)."""
-    out = [r for n in counts for r in tie_results(ruleset, n, chosen, timeout_ms)]
+    out = [
+        r
+        for n in counts
+        for r in [
+            *tie_results(ruleset, n, chosen, timeout_ms),
+            *candidate_results(ruleset, n, chosen, timeout_ms),
+        ]
+    ]
     return [*out, stale_ties(ruleset.id, out)] if complete else out

@@ -93,6 +93,12 @@ class Pick:
     """Where a tie is settled: the id of the clause of the text that breaks it, or of the
     dispute that records the text's silence; empty when the registry claims no tie can
     arise."""
+    none: str = ""
+    """Where the case with no candidate is settled (the clause must pick, and nothing is
+    eligible: the leftmost card it may play, when it may play none): the id of the clause
+    of the text that says what happens then, or of the dispute that records its silence;
+    empty when the registry claims a candidate is always there (decided for a pick of a
+    row, ``pick-candidate``)."""
 
     @property
     def largest(self) -> bool:
@@ -333,7 +339,7 @@ def _picks(raw: Any, where: str) -> tuple[Pick, ...]:
         raise SpecError(f"{where}: 'picks' must be a list of tables ([[clause.picks]])")
     out = []
     for table in raw:
-        strange = sorted(set(table) - {"what", "by", "quantity", "tie"})
+        strange = sorted(set(table) - {"what", "by", "quantity", "tie", "none"})
         if strange:
             raise SpecError(f"{where}: picks has unknown field {strange[0]!r}")
         what, by = _require(table, "what", where), _require(table, "by", where)
@@ -344,10 +350,11 @@ def _picks(raw: Any, where: str) -> tuple[Pick, ...]:
         quantity = _require(table, "quantity", where)
         if not isinstance(quantity, str) or not quantity:
             raise SpecError(f"{where}: picks quantity must be a non-empty name")
-        tie = table.get("tie", "")
-        if not isinstance(tie, str):
-            raise SpecError(f"{where}: picks tie must be a clause or dispute id")
-        out.append(Pick(what, by, quantity, tie))
+        tie, none = table.get("tie", ""), table.get("none", "")
+        for field, value in (("tie", tie), ("none", none)):
+            if not isinstance(value, str):
+                raise SpecError(f"{where}: picks {field} must be a clause or dispute id")
+        out.append(Pick(what, by, quantity, tie, none))
     return tuple(out)
 
 
@@ -470,12 +477,14 @@ def parse_registry(data: dict[str, Any], name: str) -> Registry:
             raise SpecError(f"{name} {d.id}: cites unknown clauses {', '.join(unknown)}")
     for c in clauses:
         for pick in c.picks:
-            if pick.tie and pick.tie not in registry.ids:
-                raise SpecError(f"{name} {c.id}: picks tie names unknown id {pick.tie!r}")
-            if pick.tie in {d.id for d in disputes} and c.id not in registry.dispute(
-                pick.tie
-            ).clauses:
-                raise SpecError(f"{name} {c.id}: its tie dispute {pick.tie} does not cite it")
+            for field, named in (("tie", pick.tie), ("none", pick.none)):
+                if named and named not in registry.ids:
+                    raise SpecError(f"{name} {c.id}: picks {field} names unknown id {named!r}")
+                if (
+                    named in {d.id for d in disputes}
+                    and c.id not in registry.dispute(named).clauses
+                ):
+                    raise SpecError(f"{name} {c.id}: its {field} dispute {named} does not cite it")
     return registry
 
 

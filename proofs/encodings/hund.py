@@ -59,13 +59,19 @@ from tricklaw.proofs.liveness import (
 )
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.quantities import (
+    PLAY_ORDER,
+    ROW_DISTINCT,
     TIES,
     CardQuantity,
+    Frame,
     PlayerQuantity,
+    RowQuantity,
     any_of,
     cards,
     cards_of_colour,
     per_round,
+    places,
+    play_order,
 )
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
@@ -568,10 +574,78 @@ def _hund_counts(game: Game, state: State[Any]) -> Any:
     return per_round(_suit_counts(HUND_POWER, with_virtual))(game, state)
 
 
+def _showing(enc: TrickEncoding) -> list[z3.BoolRef]:
+    """The cards of the trick showing the round's designated number (HUND-DESIG-2); none
+    in a context with no designated number."""
+    d = cast(HundTrick, enc).designation
+    return [z3.BoolVal(False) if d is None else v == d for v in enc.value]
+
+
+SHOWN_FIRST = (
+    "HUND-DESIG-2 hands the effects out in the order of play: two cards showing the "
+    "designated number never share a place in it, so no tie, by construction"
+)
+
+
+def _display(lead_only: bool) -> Any:
+    """The virtual player's face-up row at its turn (two players): the columns as dealt or
+    after a trick (HUND-TWO-2, HUND-D-VIRTUALODD, HUND-TWO-6), the shown cards in places
+    0, 1, ... from the left, each of a suit; the trick's lead suit (-1: it leads). The
+    candidates: the shown cards of the lead suit (``lead_only``, HUND-TWO-5), else the
+    shown cards it may play (HUND-TWO-4: the lead suit if shown, else any; the follow
+    duty read on the face-up row, as the model does)."""
+
+    def frame(game: Game) -> Frame:
+        _, hand = _hand(game)
+        size = hand - hand // 2
+        both, up_only, down_only = _column_vars()
+        suits = [z3.Int(f"display_suit_{i}") for i in range(size)]
+        lead = z3.Int("display_lead")
+        shown = [both + up_only > i for i in range(size)]
+        of_lead = [z3.And(shown[i], suits[i] == lead) for i in range(size)]
+        premises = (
+            *_columns(hand),
+            Tracked("HUND-FACT-1", z3.And(*[z3.And(x >= 0, x < SUITS) for x in suits])),
+            Tracked("HUND-PLAY-2", z3.And(lead >= -1, lead < SUITS)),
+        )
+        if lead_only:
+            eligible = of_lead
+            applies = z3.And(lead >= 0, z3.Or(*of_lead))
+        else:
+            free = z3.Or(lead < 0, z3.Not(z3.Or(*of_lead)))
+            eligible = [z3.And(shown[i], z3.Or(suits[i] == lead, free)) for i in range(size)]
+            applies = 2 * both + up_only + down_only >= 1  # its turn, a card in hand
+
+        def decode(model: z3.ModelRef) -> dict[str, Any]:
+            def val(x: z3.ArithRef) -> int:
+                return int(model.eval(x, model_completion=True).as_long())
+
+            count = val(both + up_only)
+            return {"lead": val(lead), "shown": [val(x) for x in suits[:count]]}
+
+        return Frame(premises, tuple(eligible), places(size), applies, decode)
+
+    return frame
+
+
 TIES.register(
     "hund",
     MappingProxyType(
         {
+            "play-order": PLAY_ORDER,
+            "designation-order": CardQuantity(
+                _showing, play_order, applies=any_of(_showing), hollow=SHOWN_FIRST, readings=()
+            ),
+            # The row's length is half the virtual hand: the deck's size (HUND-OPT-1).
+            "display-place": RowQuantity(
+                _display(lead_only=False), ROW_DISTINCT, readings=("more-cards",)
+            ),
+            "display-lead-place": RowQuantity(
+                _display(lead_only=True),
+                ROW_DISTINCT,
+                given="HUND-TWO-5 applies only when a face-up card of the lead suit is shown",
+                readings=("more-cards",),
+            ),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
             "lead-suit-value": CardQuantity(LEAD_SUIT, applies=any_of(TRUMPS, present=False)),
             "hund-cards": PlayerQuantity(observe=_hund_counts, readings=("virtual-hund",)),

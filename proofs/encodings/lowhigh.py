@@ -45,12 +45,11 @@ from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import LIVENESS, GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import PLAYS, FollowLead
 from tricklaw.proofs.quantities import (
-    PLAY_ORDER_DISTINCT,
+    PLAY_ORDER,
     TIES,
     CardQuantity,
     PlayerQuantity,
     every_card,
-    play_order,
 )
 from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import Tracked
@@ -240,7 +239,7 @@ TIES.register(
             # The highest and the lowest card: the numbers of every card, colour playing
             # no part (LH-TRICK-2, LH-TRICK-3); the latest copy: the order of play.
             "number": CardQuantity(every_card),
-            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
+            "play-order": PLAY_ORDER,
             "total": PlayerQuantity(),
         }
     ),

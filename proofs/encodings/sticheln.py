@@ -65,14 +65,12 @@ from tricklaw.proofs.liveness import (
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding
 from tricklaw.proofs.quantities import (
-    PLAY_ORDER_DISTINCT,
+    PLAY_ORDER,
     TIES,
     CardQuantity,
     PlayerQuantity,
     any_of,
     cards,
-    every_card,
-    play_order,
 )
 from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import Tracked
@@ -495,18 +493,31 @@ TIES.register(
             ),
             "start-colour-value": CardQuantity(_start_colour),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
-            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
+            "play-order": PLAY_ORDER,
             "total": PlayerQuantity(),
         }
     ),
 )
+
+
+def _ages(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
+    """The players' ages, compared to find the youngest (STI-LEAD-1): any ages at all
+    (each a whole number of days, the finest any table compares by), so two players of
+    one age are a real table."""
+    return [Tracked("STI-LEAD-1", z3.And(*[v >= 0 for v in values]))]
+
+
 TIES.register(
     "sticheln",
     MappingProxyType(
         {
+            # Outside the model: seats are numbered from the youngest (STI-LEAD-1).
+            "age": PlayerQuantity(
+                observe=lambda game, state: (), relaxation=_ages, exact=True, modelled=False
+            ),
             "lead-colour-value": CardQuantity(_lead_nonzero),
             "trump-value": CardQuantity(TRUMPS, applies=any_of(TRUMPS)),
-            "play-order": CardQuantity(every_card, play_order, hollow=PLAY_ORDER_DISTINCT),
+            "play-order": PLAY_ORDER,
             "total": PlayerQuantity(),
         }
     ),

@@ -55,7 +55,13 @@ from tricklaw.proofs.liveness import (
     trick_names,
 )
 from tricklaw.proofs.plays import PLAYS, CardTerm, PlayEncoding, colour_in
-from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.quantities import (
+    PLAY_ORDER,
+    TIES,
+    CardQuantity,
+    PlayerQuantity,
+    cards,
+)
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -217,6 +223,7 @@ def progress(game: Game) -> Progress:
     seats, players, clause = game.seats, game.players, game.ruleset.clause
     hand = HAND[players]
     names = trick_names(seats, "pts")
+
     def in_hands(v: Vars) -> z3.ArithRef:
         return z3.Sum(*[v[f"h{s}"] for s in range(seats)])
 
@@ -275,13 +282,12 @@ def progress(game: Game) -> Progress:
             decide(False),
             decide(True),
         ),
-        lambda v: in_hands(v)
-        + 3 * v["k"]
-        + z3.If(v["ph"] == TURN, 1, 0)
-        + z3.If(v["ph"] == CHOOSE, 2, 0),
-        lambda v: z3.Sum(*[v[f"h{s}"] for s in range(players)])
-        + v["k"]
-        + z3.If(v["ph"] == CHOOSE, 1, 0),
+        lambda v: (
+            in_hands(v) + 3 * v["k"] + z3.If(v["ph"] == TURN, 1, 0) + z3.If(v["ph"] == CHOOSE, 2, 0)
+        ),
+        lambda v: (
+            z3.Sum(*[v[f"h{s}"] for s in range(players)]) + v["k"] + z3.If(v["ph"] == CHOOSE, 1, 0)
+        ),
         observe=observe,
     )
 
@@ -316,6 +322,9 @@ TIES.register(
         {
             # The cards of the winning colour, compared by value (LAST-TRICK-3).
             "winning-colour-value": CardQuantity(cards("winning")),
+            # The first card (LAST-PLAY-2) and the last player's card (LAST-PLAY-3,
+            # LAST-TRICK-2): places in the order of play.
+            "play-order": PLAY_ORDER,
             "total": PlayerQuantity(),
         }
     ),

@@ -24,7 +24,12 @@ from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
 from tricklaw.proofs.plays import FollowLead
-from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
+from tricklaw.proofs.quantities import (
+    PLAY_ORDER,
+    CardQuantity,
+    PlayerQuantity,
+    cards,
+)
 from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -101,6 +106,8 @@ def ending(game: Game) -> Ending:
 
 LIVENESS_PART = GameLiveness((), progress, (), ending)
 """Tiny's liveness part: no reading changes its round or its end."""
+
+
 class TinyPlay(FollowLead):
     """What may be played in Tiny: any card to lead; then the led colour if the hand holds
     it, else any card (TINY-PLAY-1)."""
@@ -122,6 +129,8 @@ def _points(game: Game, values: Sequence[z3.ArithRef]) -> list[Tracked]:
 QUANTITIES: Mapping[str, CardQuantity | PlayerQuantity] = MappingProxyType(
     {
         "led-colour-value": CardQuantity(cards("led")),  # by value (TINY-TRICK-1)
+        # The led card: the first played (TINY-PLAY-1); places never tie.
+        "play-order": PLAY_ORDER,
         "total": PlayerQuantity(relaxation=_points),
     }
 )
