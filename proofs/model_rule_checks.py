@@ -30,7 +30,7 @@ from tricklaw.model.agents import random_states
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.model_rules import MODEL_RULES, GameRules, StateRule
+from tricklaw.proofs.model_rules import MODEL_RULES, NONE, GameRules, StateRule
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.rule_coverage import model_modules
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
@@ -199,7 +199,7 @@ def check_state_rule(
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     clauses: set[str] = set()
-    checked = automatic = 0
+    checked = acting = 0
     for name, state in samples(game, GAMES):
         tracked = rule.rule(game, state, out)
         clauses.update(t.clause for t in tracked)
@@ -214,7 +214,7 @@ def check_state_rule(
             found = solver.model() if other == z3.sat else None
         solver.pop()
         checked += 1
-        automatic += want != -1
+        acting += want != NONE
         if z3.unknown in (some, other):
             return UNKNOWN, f"{name}: Z3 did not answer", {"state": name}, clauses
         if some == z3.unsat or found is not None:
@@ -234,7 +234,7 @@ def check_state_rule(
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
     detail = (
-        f"{checked} states of {GAMES} seeded games ({automatic} with an automatic move): "
+        f"{checked} states of {GAMES} seeded games ({acting} where the model acts): "
         "the model's answer is the rule's only one"
     )
     return "pass", detail, {}, clauses

@@ -1,0 +1,163 @@
+"""Hund's table and its virtual player as the clauses state them.
+
+* The table: one seat a player, and with two players a virtual player in the third seat
+  (HUND-TWO-1); all cards dealt evenly over the seats, the virtual player's too: ten
+  cards each, fifteen with ``more-cards`` (HUND-GAP-2, HUND-OPT-1).
+* ``rule virtual-card``: at the virtual player's turn its card is played for it
+  (HUND-TWO-3): the leftmost of its face-up cards of the lead suit when it shows one
+  (HUND-TWO-5), else the leftmost face-up card it may play (HUND-TWO-4; its face-down
+  cards do not count, as the clause's note says). Every other seat chooses its own card
+  (HUND-PLAY-1): no automatic move.
+* ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
+  lies uncovered (HUND-TWO-6), at every state between tricks.
+* ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
+  (each column face up over face down, face up alone, face down alone, or empty):
+  exactly the uncovered face-down cards are turned up, nothing else moves (HUND-TWO-6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+import z3
+
+from tricklaw.model import actions
+from tricklaw.model.actions import ActionKind
+from tricklaw.model.cards import Card, colour_of
+from tricklaw.model.state import Game, Phase, State
+from tricklaw.proofs.model_rules import (
+    MODEL_RULES,
+    NONE,
+    Exhausted,
+    ExhaustiveRule,
+    GameRules,
+    StateRule,
+    Table,
+)
+from tricklaw.proofs.solver import Tracked
+
+HAND, MORE = 10, 15
+"""Cards each seat is dealt, and with the ``more-cards`` option (HUND-GAP-2)."""
+VIRTUAL = 2
+"""The virtual player's seat: the third place of the two-player game (HUND-TWO-1)."""
+
+Column = tuple[Card | None, Card | None]
+
+
+def hand(game: Game) -> int:
+    """The cards each seat is dealt (HUND-GAP-2, HUND-OPT-1)."""
+    return MORE if game.options.text("more-cards") == "yes" else HAND
+
+
+def table(game: Game) -> Table:
+    """The seats of HUND-TWO-1 and the hands of HUND-GAP-2."""
+    seats = 3 if game.players == 2 else game.players
+    return Table(seats, hand(game), ("HUND-TWO-1", "HUND-GAP-2", "HUND-OPT-1"))
+
+
+def _virtual_to_play(game: Game, state: State[Any]) -> bool:
+    return game.players == 2 and state.current == VIRTUAL and state.phase is Phase.PLAY
+
+
+def virtual_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """The virtual player's card at ``state`` (see the module docstring), from its
+    face-up row left to right (the state's ``extra.columns``)."""
+    if not _virtual_to_play(game, state):
+        return [Tracked("HUND-PLAY-1", out == NONE)]
+    shown = [up for up, _ in state.extra.columns if up is not None]
+    suits = [z3.IntVal(colour_of(c)) for c in shown]
+    lead = z3.IntVal(colour_of(state.trick[0])) if state.trick else None
+    rule = "HUND-TWO-4"
+    if lead is None:  # it leads: any face-up card is allowed
+        allowed = [z3.BoolVal(True) for _ in shown]
+    else:
+        shows_lead = z3.Or(z3.BoolVal(False), *[s == lead for s in suits])
+        allowed = [z3.Or(s == lead, z3.Not(shows_lead)) for s in suits]
+        rule = "HUND-TWO-5"
+    chosen: Any = z3.IntVal(NONE)
+    for card, ok in reversed(list(zip(shown, allowed, strict=True))):
+        chosen = z3.If(ok, z3.IntVal(card), chosen)  # the leftmost allowed card
+    return [
+        Tracked("HUND-TWO-3", out != NONE),
+        Tracked(rule, out == chosen),
+    ]
+
+
+def automatic_card(game: Game, state: State[Any]) -> int:
+    """The model's automatic move at ``state``: the card it plays (-2 for an action that
+    plays no card), or :data:`NONE`."""
+    action = game.ruleset.automatic_action(state)
+    if action is None:
+        return NONE
+    return actions.card_of(action) if actions.kind_of(action) is ActionKind.PLAY else -2
+
+
+def display_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """Between tricks (a trick over, the next not begun): no uncovered face-down card
+    (HUND-TWO-6); at other states nothing is stated (the outcome is :data:`NONE`)."""
+    between = game.players == 2 and bool(state.tricks) and not state.trick
+    return [Tracked("HUND-TWO-6", out == 0 if between else out == NONE)]
+
+
+def display_model(game: Game, state: State[Any]) -> int:
+    """The uncovered face-down cards of the model's display between tricks."""
+    if not (game.players == 2 and state.tricks and not state.trick):
+        return NONE
+    return sum(1 for up, down in state.extra.columns if up is None and down is not None)
+
+
+def turned_up(column: Column) -> Column:
+    """One column once a trick is over (HUND-TWO-6): a face-down card with nothing on it
+    is turned face up; a covered one stays, and so does a face-up card."""
+    up, down = column
+    return (down, None) if up is None else column
+
+
+def _show(game: Game, columns: Sequence[Column]) -> list[list[str | None]]:
+    fmt = game.ruleset.palette.format
+    return [[None if c is None else fmt(c) for c in column] for column in columns]
+
+
+def check_reveal(game: Game, model: Sequence[ModuleType]) -> Exhausted:
+    """The model's ``reveal`` on every display pattern of the game's width."""
+    reveal = next(m.reveal for m in model if hasattr(m, "reveal"))
+    width = (hand(game) + 1) // 2  # columns: half the cards face up on the others
+    deck = game.ruleset.deck(game.players, game.options)
+    cases = 0
+    for pattern in itertools.product(range(4), repeat=width):
+        columns = tuple(
+            (deck[2 * i] if k & 1 else None, deck[2 * i + 1] if k & 2 else None)
+            for i, k in enumerate(pattern)
+        )
+        cases += 1
+        after = tuple(reveal(columns))
+        want = tuple(turned_up(c) for c in columns)
+        if after != want:
+            witness = {
+                "display": _show(game, columns),
+                "model": _show(game, after),
+                "rule": _show(game, want),
+            }
+            return Exhausted(cases, f"display patterns of width {width}", witness)
+    return Exhausted(cases, f"every display pattern of width {width}", None)
+
+
+MODEL_RULES.register(
+    "hund",
+    GameRules(
+        table,
+        ("more-cards", "values"),
+        states=(
+            StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
+            StateRule(
+                "virtual-display", ("more-cards", "virtual-odd"), (2,), display_rule, display_model
+            ),
+        ),
+        exhaustive=(
+            ExhaustiveRule("reveal", ("more-cards",), (2,), ("HUND-TWO-6",), check_reveal),
+        ),
+    ),
+)
