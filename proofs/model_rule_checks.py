@@ -29,6 +29,7 @@ import z3
 from tricklaw.model.agents import random_states
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, State, seat_after
+from tricklaw.proofs import winner_rule
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.model_rules import MODEL_RULES, NONE, GameRules, StateRule
 from tricklaw.proofs.obligations import Result
@@ -314,10 +315,12 @@ def results(
     ruleset: Ruleset[Any], players: int, chosen: Mapping[str, str], timeout_ms: int
 ) -> list[Result]:
     """Every row of this module's docstring for ``ruleset`` at ``players``."""
+    winners = winner_rule.results(ruleset, players, chosen, timeout_ms)
     rules = MODEL_RULES.get(ruleset.id)
     if rules is None:
-        return []
+        return winners
     return [
+        *winners,
         *table_results(ruleset, players, chosen, rules),
         *state_results(ruleset, players, chosen, rules, timeout_ms),
         *exhaustive_results(ruleset, players, chosen, rules),

@@ -111,9 +111,8 @@ def prove_winners(
         return "fail", f"no statement of the tie reading {reading!r} ({dispute.id})", {}
     shadow = plain.game_for(game)
     explorer = symbolic.Explorer([], names, MAX_PATHS)
-    found = explorer.explore(
-        lambda: shadow.ruleset.winners(shadow, tuple(symbolic.variable(n) for n in names))
-    )
+    symbols: tuple[Any, ...] = tuple(symbolic.variable(n) for n in names)  # as the totals
+    found = explorer.explore(lambda: shadow.ruleset.winners(shadow, symbols))
     if not found.complete:
         return "pass", f"NOT PROVED: over the budget of {MAX_PATHS} paths", {}
     fresh = iter(range(10**9))

@@ -23,6 +23,7 @@ from tricklaw.model.state import Game
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
+from tricklaw.proofs.model_rules import GameRules, Table
 from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.quantities import CardQuantity, PlayerQuantity, cards
 from tricklaw.proofs.scores import CardTerm, ScoreEncoding
@@ -150,3 +151,12 @@ class TinyScore(ScoreEncoding):
     ) -> Any:
         """The model's ``score``."""
         return module.score(pile, game.players)
+
+
+def table(game: Game) -> Table:
+    """Every card dealt: six each to two players, four each to three (TINY-DEAL-1)."""
+    return Table(game.players, 12 // game.players, ("TINY-DEAL-1",))
+
+
+MODEL_RULES_PART = GameRules(table)
+"""Tiny's set-up as the deal clause states it (no automatic seat)."""
