@@ -31,7 +31,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs import winner_rule
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.model_rules import MODEL_RULES, NONE, GameRules, StateRule
+from tricklaw.proofs.model_rules import MODEL_RULES, NONE, Exhausted, GameRules, StateRule
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.rule_coverage import model_modules
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
@@ -114,7 +114,12 @@ def table_results(
                 "clauses": [stated.seats, stated.hand],
             }
             break
-        for seed, sizes in dealt(game, DEALS):
+        try:
+            deals = list(dealt(game, DEALS))
+        except Exception as exc:  # the model failing to deal its own game
+            wrong = {"reading": readings, "raised": repr(exc)}
+            break
+        for seed, sizes in deals:
             if any(n != stated.hand for n in sizes):
                 wrong = {
                     "reading": readings,
@@ -204,7 +209,11 @@ def check_state_rule(
     for name, state in samples(game, GAMES):
         tracked = rule.rule(game, state, out)
         clauses.update(t.clause for t in tracked)
-        want = rule.model(game, state)
+        try:
+            want = rule.model(game, state)
+        except Exception as exc:  # the model failing on a state of its own game
+            witness = {"state": name, "current": state.current, "raised": repr(exc)}
+            return COUNTEREXAMPLE, f"{name}: the model raised {exc!r}", witness, clauses
         solver.push()
         solver.add(*[t.formula for t in tracked])
         some = solver.check()
@@ -288,7 +297,10 @@ def exhaustive_results(
         for readings in reading_combinations(ruleset, rule.readings, chosen):
             start = time.perf_counter()
             game = ruleset.make_game(players, {**chosen, **readings})
-            found = rule.check(game, modules)
+            try:
+                found = rule.check(game, modules)
+            except Exception as exc:  # the model failing on an input of the domain
+                found = Exhausted(0, "the model raised", {"raised": repr(exc)})
             status = PROVED if found.witness is None else COUNTEREXAMPLE
             detail = (
                 f"exhaustive: {found.cases} cases ({found.domain})"

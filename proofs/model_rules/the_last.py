@@ -47,8 +47,9 @@ def ghost_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
     if not _ghost_to_play(game, state):
         return [Tracked("LAST-PLAY-1", out == NONE)]
     pile = tuple(state.extra.ghost_order)
+    automatic = Tracked("LAST-GHOST-3", out != NONE)  # its card is played for it
     if game.options.text("ghost-play") == "top-card":
-        return [Tracked("LAST-GHOST-4", out == pile[0])]
+        return [automatic, Tracked("LAST-GHOST-4", out == pile[0])]
     enc = PLAYS["the-last"](game)
     held = {c: z3.BoolVal(c in pile) for c in enc.deck()}
     trick = [term(c) for c in state.trick]
@@ -56,7 +57,7 @@ def ghost_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
     for card in reversed(pile):
         allowed = enc.legality(held, trick, term(card)).formula
         chosen = z3.If(allowed, z3.IntVal(card), chosen)
-    return [Tracked("LAST-D-GHOSTPLAY", z3.And(out == chosen, out != NONE))]
+    return [automatic, Tracked("LAST-D-GHOSTPLAY", out == chosen)]
 
 
 def ghost_model(game: Game, state: State[Any]) -> int:
