@@ -200,7 +200,23 @@ def samples(game: Game, games: int) -> Iterator[tuple[str, State[Any]]]:
 def check_state_rule(
     rule: StateRule, game: Game, timeout_ms: int
 ) -> tuple[str, str, dict[str, Any], set[str]]:
-    """(status, detail, witness, clauses) of ``rule`` at the sampled states of ``game``."""
+    """(status, detail, witness, clauses) of ``rule`` at the sampled states of ``game``; a
+    model that raises while playing its own game is a counterexample."""
+    try:
+        return _check_states(rule, game, timeout_ms)
+    except Exception as exc:
+        return (
+            COUNTEREXAMPLE,
+            f"the model raised {exc!r} in a seeded game",
+            {"raised": repr(exc)},
+            set(),
+        )
+
+
+def _check_states(
+    rule: StateRule, game: Game, timeout_ms: int
+) -> tuple[str, str, dict[str, Any], set[str]]:
+    """:func:`check_state_rule`, without catching the model's exceptions."""
     out = z3.Int(f"{rule.name}_outcome")
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
