@@ -8,6 +8,10 @@
   (HUND-TWO-5), else the leftmost face-up card it may play (HUND-TWO-4; its face-down
   cards do not count, as the clause's note says). Every other seat chooses its own card
   (HUND-PLAY-1): no automatic move.
+* ``rule virtual-card-rows``: the model's ``virtual_card`` on every face-up row of the
+  base game's width and every lead suit, against the same statement
+  (:func:`leftmost_allowed`): a proof for the base game; the wider rows of ``more-cards``
+  are sampled by ``rule virtual-card`` only.
 * ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
   lies uncovered (HUND-TWO-6), at every state between tricks.
 * ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
@@ -26,7 +30,7 @@ import z3
 
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
-from tricklaw.model.cards import Card, colour_of
+from tricklaw.model.cards import Card, colour_of, make_card
 from tricklaw.model.state import Game, Phase, State
 from tricklaw.proofs.model_rules import (
     MODEL_RULES,
@@ -62,27 +66,31 @@ def _virtual_to_play(game: Game, state: State[Any]) -> bool:
     return game.players == 2 and state.current == VIRTUAL and state.phase is Phase.PLAY
 
 
+def leftmost_allowed(shown: Sequence[Card], lead: int | None) -> Card | None:
+    """The virtual player's card from its face-up cards ``shown`` (left to right) when
+    the trick's lead suit is ``lead`` (None: it leads): the leftmost of the lead suit if
+    it shows one (HUND-TWO-5), else the leftmost (HUND-TWO-4); None when it shows none."""
+    following = [c for c in shown if lead is not None and colour_of(c) == lead]
+    allowed = following or list(shown)
+    return allowed[0] if allowed else None
+
+
 def virtual_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
     """The virtual player's card at ``state`` (see the module docstring), from its
     face-up row left to right (the state's ``extra.columns``)."""
     if not _virtual_to_play(game, state):
         return [Tracked("HUND-PLAY-1", out == NONE)]
     shown = [up for up, _ in state.extra.columns if up is not None]
-    suits = [z3.IntVal(colour_of(c)) for c in shown]
-    lead = z3.IntVal(colour_of(state.trick[0])) if state.trick else None
-    rule = "HUND-TWO-4"
-    if lead is None:  # it leads: any face-up card is allowed
-        allowed = [z3.BoolVal(True) for _ in shown]
-    else:
-        shows_lead = z3.Or(z3.BoolVal(False), *[s == lead for s in suits])
-        allowed = [z3.Or(s == lead, z3.Not(shows_lead)) for s in suits]
-        rule = "HUND-TWO-5"
-    chosen: Any = z3.IntVal(NONE)
-    for card, ok in reversed(list(zip(shown, allowed, strict=True))):
-        chosen = z3.If(ok, z3.IntVal(card), chosen)  # the leftmost allowed card
+    lead = colour_of(state.trick[0]) if state.trick else None
+    card = leftmost_allowed(shown, lead)
+    rule = (
+        "HUND-TWO-5"
+        if lead is not None and card is not None and colour_of(card) == lead
+        else "HUND-TWO-4"
+    )
     return [
-        Tracked("HUND-TWO-3", out != NONE),
-        Tracked(rule, out == chosen),
+        Tracked("HUND-TWO-3", out != NONE),  # its card is played for it
+        Tracked(rule, out == (NONE if card is None else card)),
     ]
 
 
@@ -114,6 +122,40 @@ def turned_up(column: Column) -> Column:
     is turned face up; a covered one stays, and so does a face-up card."""
     up, down = column
     return (down, None) if up is None else column
+
+
+def check_virtual_card(game: Game, model: Sequence[ModuleType]) -> Exhausted:
+    """The model's ``virtual_card`` on every face-up row of the game's width (each column
+    empty or showing a card of any suit; the cards differ in value from column to column;
+    the face-down cards, which the rule does not read, left out) and every lead suit, or
+    none (it leads)."""
+    choose = next(m.virtual_card for m in model if hasattr(m, "virtual_card"))
+    width = (hand(game) + 1) // 2
+    low = game.ruleset.deck(game.players, game.options)[0] & 31
+    suits = range(len(game.ruleset.palette.letters))
+    cases = 0
+    for row in itertools.product([None, *suits], repeat=width):
+        if all(s is None for s in row):
+            continue  # it always shows a card while it holds one (HUND-TWO-6)
+        columns = tuple(
+            (None if s is None else make_card(s, low + i), None) for i, s in enumerate(row)
+        )
+        shown = [up for up, _ in columns if up is not None]
+        for lead in [None, *suits]:
+            cases += 1
+            trick = () if lead is None else (make_card(lead, low + width),)
+            got = choose(columns, trick)
+            want = leftmost_allowed(shown, lead)
+            if got != want:
+                fmt = game.ruleset.palette.format
+                witness = {
+                    "face-up": [None if up is None else fmt(up) for up, _ in columns],
+                    "lead": None if lead is None else game.ruleset.palette.letters[lead],
+                    "model": fmt(got),
+                    "rule": None if want is None else fmt(want),
+                }
+                return Exhausted(cases, f"face-up rows of width {width}", witness)
+    return Exhausted(cases, f"every face-up row of width {width} and every lead suit", None)
 
 
 def _show(game: Game, columns: Sequence[Column]) -> list[list[str | None]]:
@@ -157,6 +199,9 @@ MODEL_RULES.register(
             ),
         ),
         exhaustive=(
+            ExhaustiveRule(
+                "virtual-card-rows", (), (2,), ("HUND-TWO-4", "HUND-TWO-5"), check_virtual_card
+            ),
             ExhaustiveRule("reveal", ("more-cards",), (2,), ("HUND-TWO-6",), check_reveal),
         ),
     ),
