@@ -70,7 +70,7 @@ def register() -> None:
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)
     TIES.register(RULESET_ID, encoding.QUANTITIES)
-    ROUND_RULES.register(RULESET_ID, ())
+    ROUND_RULES.register(RULESET_ID, encoding.ROUND_RULES_PART)
     SCORES.register(RULESET_ID, encoding.TinyScore)
     MODEL_RULES.register(RULESET_ID, encoding.MODEL_RULES_PART)
 
