@@ -7,7 +7,8 @@
   (LAST-GHOST-3): the top card of its pile (LAST-GHOST-4), or, under ``ghost-play=
   first-legal`` (LAST-D-GHOSTPLAY), the first card in pile order that the follow rules
   allow, the pile taken as its hand (the play encoding's rule, LAST-PLAY-2/3). Every
-  other seat chooses its own card (LAST-PLAY-1): no automatic move.
+  other seat chooses its own card (LAST-PLAY-1): no automatic move. (Checked at the
+  two-player table, the only one with a ghost.)
 """
 
 from __future__ import annotations
@@ -73,6 +74,6 @@ MODEL_RULES.register(
     "the-last",
     GameRules(
         table,
-        states=(StateRule("ghost-card", ("ghost-play",), None, ghost_rule, ghost_model),),
+        states=(StateRule("ghost-card", ("ghost-play",), (2,), ghost_rule, ghost_model),),
     ),
 )
