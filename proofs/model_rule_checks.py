@@ -10,10 +10,11 @@ For one ruleset at one player count:
   does not declare that changes the model's table (tried mechanically, each choice on its
   own) is a ``counterexample``.
 * ``rule NAME`` of each :class:`~tricklaw.proofs.model_rules.StateRule`: at every state of
-  :data:`GAMES` seeded random games, and at the same states with the automatic seat to
-  move where it has not played to the trick yet (the rules play it inside a step, so a
-  walk never shows it to move), the model's answer is the one the rule's Z3 statement
-  allows, and the statement allows one (never vacuous). A sample: ``pass``.
+  :data:`GAMES` seeded random games, and at the states where an automatic seat is to
+  play (the rules play it inside a step, so a walk never shows it to move: they are
+  built from the walk's states, see :func:`samples`), the model's answer is the one the
+  rule's Z3 statement allows, and the statement allows one (never vacuous). A sample:
+  ``pass``.
 * ``rule NAME`` of each :class:`~tricklaw.proofs.model_rules.ExhaustiveRule`: ``proved``
   when the model agrees on the whole finite domain, else a ``counterexample``.
 """
@@ -26,7 +27,9 @@ from typing import Any
 
 import z3
 
+from tricklaw.model import actions
 from tricklaw.model.agents import random_states
+from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs import winner_rule
@@ -39,6 +42,10 @@ from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 GAMES = 6
 """Seeded random games (one round each) whose states a state rule is checked at."""
 DEALS = 3
+"""Seeded deals whose hands ``rule table`` counts."""
+PLAYED = 3
+"""Cards of a hand tried before an automatic seat's turn (the first, middle and last
+legal card)."""
 """Seeded deals whose hands ``rule table`` counts."""
 
 
@@ -176,25 +183,44 @@ def _undeclared(
 # --- the state rules ----------------------------------------------------------------------
 
 
-def _automatic_turns(state: State[Any]) -> Iterator[State[Any]]:
-    """``state``, then the same state with each automatic seat to play that has not
-    played to the trick yet (in the PLAY phase, with room in the trick)."""
-    yield state
+def _automatic_turns(state: State[Any]) -> Iterator[tuple[str, State[Any]]]:
+    """``state``, then (named) the states at which the rules make an automatic seat play,
+    which a walk never shows: when the seat to play next in the trick is automatic, the
+    state after the current player's card (:data:`PLAYED` of his legal cards, spread over
+    his hand); and the state itself with each automatic seat to play that has not played
+    to the trick yet (its turn after the trick before, or at another place at the
+    table)."""
+    yield "", state
     game = state.info.game
     if state.phase is not Phase.PLAY or len(state.trick) >= game.seats:
         return
-    played = {seat_after(state.info.seating, state.leader, k) for k in range(len(state.trick))}
+    seating, leader, size = state.info.seating, state.leader, len(state.trick)
+    played = {seat_after(seating, leader, k) for k in range(size)}
+    after = seat_after(seating, leader, size + 1)
+    if size + 1 < game.seats and state.current < game.players and after >= game.players:
+        cards = game.ruleset.legal_actions(state)
+        spread = cards[:: max(1, len(cards) // (PLAYED - 1))][:PLAYED]
+        for card in dict.fromkeys(actions.card_of(a) for a in spread):
+            hands = list(state.hands)
+            hands[state.current] = tuple(c for c in hands[state.current] if c != card)
+            after_card = state._replace(
+                trick=(*state.trick, card), hands=tuple(hands), current=after
+            )
+            yield (
+                f", {game.ruleset.palette.format(card)} played, automatic seat to play",
+                after_card,
+            )
     for seat in range(game.players, game.seats):
         if seat not in played and seat != state.current:
-            yield state._replace(current=seat)
+            yield ", automatic seat to play instead", state._replace(current=seat)
 
 
 def samples(game: Game, games: int) -> Iterator[tuple[str, State[Any]]]:
     """The states a state rule is checked at (see the module docstring), named."""
     for seed in range(1, games + 1):
         for step, state in enumerate(random_states(game, seed, max_rounds=1)):
-            for k, probe in enumerate(_automatic_turns(state)):
-                yield f"seed {seed}, step {step}{', automatic seat to move' if k else ''}", probe
+            for how, probe in _automatic_turns(state):
+                yield f"seed {seed}, step {step}{how}", probe
 
 
 def check_state_rule(
@@ -250,8 +276,10 @@ def _check_states(
                 "state": name,
                 "current": state.current,
                 "trick": [fmt(c) for c in state.trick],
-                "model": want,
-                "rule": says,
+                "model": fmt(Card(want)) if rule.card and want >= 0 else want,
+                "rule": fmt(Card(says))
+                if rule.card and isinstance(says, int) and says >= 0
+                else says,
             }
             why = (
                 "the rule allows no outcome"

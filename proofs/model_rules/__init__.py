@@ -59,6 +59,8 @@ class StateRule:
     assertions over the integer ``outcome`` (:data:`NONE` for no automatic action)."""
     model: Callable[[Game, State[Any]], int]
     """The model's answer at the state (:data:`NONE` for none)."""
+    card: bool = True
+    """Whether the outcome is a card (a witness then names it)."""
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@
   cards do not count, as the clause's note says). Every other seat chooses its own card
   (HUND-PLAY-1): no automatic move.
 * ``rule virtual-card-rows``: the model's ``virtual_card`` on every face-up row of the
-  base game's width and every lead suit, against the same statement
-  (:func:`leftmost_allowed`): a proof for the base game; the wider rows of ``more-cards``
-  are sampled by ``rule virtual-card`` only.
+  base game's width, led to by every suit (alone, or followed by another suit), against
+  the same statement (:func:`leftmost_allowed`): a proof for the base game; the wider
+  rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
 * ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
   lies uncovered (HUND-TWO-6), at every state between tricks.
 * ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
@@ -124,11 +124,22 @@ def turned_up(column: Column) -> Column:
     return (down, None) if up is None else column
 
 
+def _tricks(suits: range, value: int) -> list[tuple[int | None, tuple[Card, ...]]]:
+    """The tricks the virtual player may face, by lead suit: none (it leads), a lead card
+    of each suit, and that card followed by one of the next suit."""
+    out: list[tuple[int | None, tuple[Card, ...]]] = [(None, ())]
+    for lead in suits:
+        first = make_card(lead, value)
+        out.append((lead, (first,)))
+        out.append((lead, (first, make_card((lead + 1) % len(suits), value))))
+    return out
+
+
 def check_virtual_card(game: Game, model: Sequence[ModuleType]) -> Exhausted:
     """The model's ``virtual_card`` on every face-up row of the game's width (each column
     empty or showing a card of any suit; the cards differ in value from column to column;
-    the face-down cards, which the rule does not read, left out) and every lead suit, or
-    none (it leads)."""
+    the face-down cards, which the rule does not read, left out) and every trick of
+    :func:`_tricks`."""
     choose = next(m.virtual_card for m in model if hasattr(m, "virtual_card"))
     width = (hand(game) + 1) // 2
     low = game.ruleset.deck(game.players, game.options)[0] & 31
@@ -141,21 +152,21 @@ def check_virtual_card(game: Game, model: Sequence[ModuleType]) -> Exhausted:
             (None if s is None else make_card(s, low + i), None) for i, s in enumerate(row)
         )
         shown = [up for up, _ in columns if up is not None]
-        for lead in [None, *suits]:
+        for lead, trick in _tricks(suits, low + width):
             cases += 1
-            trick = () if lead is None else (make_card(lead, low + width),)
             got = choose(columns, trick)
             want = leftmost_allowed(shown, lead)
             if got != want:
                 fmt = game.ruleset.palette.format
                 witness = {
                     "face-up": [None if up is None else fmt(up) for up, _ in columns],
-                    "lead": None if lead is None else game.ruleset.palette.letters[lead],
+                    "trick": [fmt(c) for c in trick],
                     "model": fmt(got),
                     "rule": None if want is None else fmt(want),
                 }
                 return Exhausted(cases, f"face-up rows of width {width}", witness)
-    return Exhausted(cases, f"every face-up row of width {width} and every lead suit", None)
+    domain = f"every face-up row of width {width}, led to by every suit, alone or followed"
+    return Exhausted(cases, domain, None)
 
 
 def _show(game: Game, columns: Sequence[Column]) -> list[list[str | None]]:
@@ -195,7 +206,12 @@ MODEL_RULES.register(
         states=(
             StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
             StateRule(
-                "virtual-display", ("more-cards", "virtual-odd"), (2,), display_rule, display_model
+                "virtual-display",
+                ("more-cards", "virtual-odd"),
+                (2,),
+                display_rule,
+                display_model,
+                card=False,
             ),
         ),
         exhaustive=(
