@@ -52,7 +52,8 @@ def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
     try:
         return _check_rounds(rule, game, timeout_ms)
     except Exception as exc:  # the model failing to play its own game
-        return COUNTEREXAMPLE, f"the model raised {exc!r} in a seeded game", {}, ()
+        witness = {"raised": repr(exc)}
+        return COUNTEREXAMPLE, f"the model raised {exc!r} in a seeded game", witness, ()
 
 
 def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
