@@ -14,7 +14,7 @@ from tricklaw.model.rulesets import hund as hund_model
 from tricklaw.model.rulesets.hund import ruleset as hund_ruleset
 from tricklaw.model.rulesets.sticheln import Sticheln
 from tricklaw.model.rulesets.the_last import TheLast
-from tricklaw.model.state import Game, State
+from tricklaw.model.state import Game, Phase, State
 from tricklaw.proofs import (
     model_rule_checks,
     plain,
@@ -112,7 +112,41 @@ def test_every_game_states_its_table_and_the_tiny_plug_in_too() -> None:
             assert row.status == PROVED, row
 
 
+def test_the_states_include_every_place_of_the_automatic_seat_in_a_trick() -> None:
+    """A walk never shows the virtual player to move (the rules play it inside a step):
+    the samples build those states, at every place in the trick."""
+    game = get_ruleset("hund").make_game(2)
+    places = {
+        len(state.trick)
+        for _, state in model_rule_checks.samples(game, 2)
+        if state.current == 2 and state.phase is Phase.PLAY
+    }
+    assert places == {0, 1, 2}
+
+
 # --- planted bugs: each obligation kills one ------------------------------------------------
+
+
+def _last_card_leads(columns: Sequence[tuple[int | None, int | None]], trick: Sequence[int]) -> int:
+    shown = [up for up, _ in columns if up is not None]
+    if trick:
+        lead = trick[-1] >> 5
+        for card in shown:
+            if card >> 5 == lead:
+                return card
+    return shown[0]
+
+
+@PLANTED
+@clause("HUND-TWO-5")
+def test_a_virtual_player_following_the_last_card_is_a_counterexample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hund_ruleset, "virtual_card", _last_card_leads)
+    monkeypatch.setattr(hund_model.rules, "virtual_card", _last_card_leads)
+    found = rows("hund", 2)
+    assert found[("rule virtual-card", "more-cards=no")].status == COUNTEREXAMPLE
+    assert found[("rule virtual-card-rows", "default")].status == COUNTEREXAMPLE
 
 
 def _rightmost(columns: Sequence[tuple[int | None, int | None]], trick: Sequence[int]) -> int:
