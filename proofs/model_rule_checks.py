@@ -39,8 +39,10 @@ from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.rule_coverage import model_modules
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 
-GAMES = 6
-"""Seeded random games (one round each) whose states a state rule is checked at."""
+GAMES = 3
+"""Seeded random games whose states a state rule is checked at."""
+ROUNDS = 2
+"""Rounds of each of those games (the second round's start follows from the first's)."""
 DEALS = 3
 """Seeded deals whose hands ``rule table`` counts."""
 PLAYED = 3
@@ -218,7 +220,7 @@ def _automatic_turns(state: State[Any]) -> Iterator[tuple[str, State[Any]]]:
 def samples(game: Game, games: int) -> Iterator[tuple[str, State[Any]]]:
     """The states a state rule is checked at (see the module docstring), named."""
     for seed in range(1, games + 1):
-        for step, state in enumerate(random_states(game, seed, max_rounds=1)):
+        for step, state in enumerate(random_states(game, seed, max_rounds=ROUNDS)):
             for how, probe in _automatic_turns(state):
                 yield f"seed {seed}, step {step}{how}", probe
 
@@ -288,7 +290,8 @@ def _check_states(
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
     detail = (
-        f"{checked} states of {GAMES} seeded games ({acting} where the model acts): "
+        f"{checked} states of {GAMES} seeded games of {ROUNDS} rounds ({acting} where the model "
+        "acts): "
         "the model's answer is the rule's only one"
     )
     return "pass", detail, {}, clauses

@@ -12,6 +12,8 @@
   base game's width, led to by every suit (alone, or followed by another suit), against
   the same statement (:func:`leftmost_allowed`): a proof for the base game; the wider
   rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
+* ``rule start-player``: the round's start player is seat 0, then the one the Lead
+  decider names (HUND-POWER-5), else the seat left of the last start player (HUND-GAP-3).
 * ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
   lies uncovered (HUND-TWO-6), at every state between tricks.
 * ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
@@ -31,7 +33,7 @@ import z3
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, colour_of, make_card
-from tricklaw.model.state import Game, Phase, State
+from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs.model_rules import (
     MODEL_RULES,
     NONE,
@@ -92,6 +94,33 @@ def virtual_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracke
         Tracked("HUND-TWO-3", out != NONE),  # its card is played for it
         Tracked(rule, out == (NONE if card is None else card)),
     ]
+
+
+def start_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """The round's start player, once play begins: seat 0 in the first round; then the
+    seat the previous round's Lead decider names (HUND-POWER-5; the decider as the
+    previous round records it, which ``rule lead-decider`` holds to its clause); with no
+    decider, the seat to the left of the previous round's start player (HUND-GAP-3)."""
+    if state.phase is not Phase.PLAY:
+        return [Tracked("HUND-GAP-3", out == NONE)]
+    if not state.info.history:
+        return [Tracked("HUND-GAP-3", out == 0)]
+    previous = state.info.history[-1]
+    decider = dict(previous.facts).get("lead_decider")
+    if isinstance(decider, int):
+        named = [
+            actions.seat_of(a)
+            for seat, a in state.actions
+            if seat == decider and actions.kind_of(a) is ActionKind.LEADER
+        ]
+        return [Tracked("HUND-POWER-5", out == (named[0] if named else NONE))]
+    left = seat_after(previous.seating, previous.first_leader, 1)
+    return [Tracked("HUND-GAP-3", out == left)]
+
+
+def start_model(game: Game, state: State[Any]) -> int:
+    """The model's start player of the round, once play begins."""
+    return state.first_leader if state.phase is Phase.PLAY else NONE
 
 
 def automatic_card(game: Game, state: State[Any]) -> int:
@@ -205,6 +234,7 @@ MODEL_RULES.register(
         ("more-cards", "values"),
         states=(
             StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
+            StateRule("start-player", ("lead-tie",), None, start_rule, start_model, card=False),
             StateRule(
                 "virtual-display",
                 ("more-cards", "virtual-odd"),
