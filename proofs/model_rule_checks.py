@@ -290,9 +290,8 @@ def _check_states(
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
     detail = (
-        f"{checked} states of {GAMES} seeded games of {ROUNDS} rounds ({acting} where the model "
-        "acts): "
-        "the model's answer is the rule's only one"
+        f"{checked} states of {GAMES} seeded games of up to {ROUNDS} rounds ({acting} where "
+        "the model acts): the model's answer is the rule's only one"
     )
     return "pass", detail, {}, clauses
 

@@ -9,6 +9,10 @@
   allow, the pile taken as its hand (the play encoding's rule, LAST-PLAY-2/3). Every
   other seat chooses its own card (LAST-PLAY-1): no automatic move. (Checked at the
   two-player table, the only one with a ghost.)
+* ``rule ghost-seat``: the ghost sits at the right of the round's first player
+  (LAST-GHOST-1), or of the first round's under ``ghost-seat=fixed`` (LAST-D-GHOSTSEAT).
+  The sampled games are of the default one round, so the fixed reading's later rounds
+  are not reached.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import z3
 
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
-from tricklaw.model.state import Game, Phase, State
+from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs.model_rules import MODEL_RULES, NONE, GameRules, StateRule, Table
 from tricklaw.proofs.plays import PLAYS, term
 from tricklaw.proofs.solver import Tracked
@@ -61,6 +65,22 @@ def ghost_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
     return [automatic, Tracked("LAST-D-GHOSTPLAY", out == chosen)]
 
 
+def seat_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """Where the ghost sits: at the right-hand side of the player who starts the round's
+    first trick (LAST-GHOST-1), so that the seat after it, clockwise, is that player; under
+    ``ghost-seat=fixed`` (LAST-D-GHOSTSEAT) the starter of the game's first round."""
+    history = state.info.history
+    fixed = game.options.text("ghost-seat") == "fixed" and history
+    if fixed:
+        return [Tracked("LAST-D-GHOSTSEAT", out == history[0].first_leader)]
+    return [Tracked("LAST-GHOST-1", out == state.first_leader)]
+
+
+def seat_model(game: Game, state: State[Any]) -> int:
+    """The seat after the ghost's, clockwise, in the model's seating of the round."""
+    return seat_after(state.info.seating, 2, 1)
+
+
 def ghost_model(game: Game, state: State[Any]) -> int:
     """The model's automatic move at ``state``: the card it plays (-2 for an action that
     plays no card), or :data:`NONE`."""
@@ -74,6 +94,9 @@ MODEL_RULES.register(
     "the-last",
     GameRules(
         table,
-        states=(StateRule("ghost-card", ("ghost-play",), (2,), ghost_rule, ghost_model),),
+        states=(
+            StateRule("ghost-card", ("ghost-play",), (2,), ghost_rule, ghost_model),
+            StateRule("ghost-seat", ("ghost-seat",), (2,), seat_rule, seat_model, card=False),
+        ),
     ),
 )
