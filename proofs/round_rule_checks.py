@@ -48,7 +48,16 @@ Checked = tuple[str, str, dict[str, Any], tuple[str, ...]]
 
 def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
     """(status, detail, witness, the rule's clauses) of ``rule`` on :data:`ROUNDS` rounds
-    of ``game``."""
+    of ``game``; a model that raises while playing them is a counterexample."""
+    try:
+        return _check_rounds(rule, game, timeout_ms)
+    except Exception as exc:  # the model failing to play its own game
+        witness = {"raised": repr(exc)}
+        return COUNTEREXAMPLE, f"the model raised {exc!r} in a seeded game", witness, ()
+
+
+def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
+    """:func:`check_rule`, without catching the model's exceptions."""
     out = z3.Int(f"{rule.name}_outcome")
     names = sorted(rule.inputs(game, next(rounds(game, 1))[1]))
     inputs = {n: z3.Int(f"{rule.name}_{n}") for n in names}

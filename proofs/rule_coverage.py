@@ -52,10 +52,9 @@ MODEL_CHECKS = (
 clauses (an encoding, a relaxation, a worked example; ``liveness-game`` asks the model's
 ``game_over``, ``liveness-round`` its ``max_decisions``; ``equivalence-legal`` and
 ``equivalence-score`` prove the play rule and the round score equal to their encodings)."""
-STRICT = False
-"""Whether an uncovered rule function fails a complete run. Off while the obligations for
-the functions still uncovered are being written: the row lists them as UNCOVERED; on,
-any uncovered function fails verify."""
+STRICT = True
+"""Whether an uncovered rule function fails a complete run (on: any uncovered function
+fails verify; off, the row would only list them as UNCOVERED)."""
 GOOD = frozenset({PROVED, "pass", FINDING})
 CLAUSE_ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?:\.\.\d+)?")
 """A clause id (``LH-SCORE-2``), or a range of them (``LH-SCORE-1..4``)."""

@@ -37,6 +37,7 @@ LAYERS = (
     "tricklaw.proofs.quantities:TIES",
     "tricklaw.proofs.round_rules:ROUND_RULES",
     "tricklaw.proofs.scores:SCORES",
+    "tricklaw.proofs.model_rules:MODEL_RULES",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 

@@ -26,6 +26,7 @@ from tricklaw.proofs.bounds import BOUNDS
 from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.liveness import LIVENESS
+from tricklaw.proofs.model_rules import MODEL_RULES
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.quantities import TIES
 from tricklaw.proofs.round_rules import ROUND_RULES
@@ -52,6 +53,7 @@ REGISTRIES = (
     TIES,
     ROUND_RULES,
     SCORES,
+    MODEL_RULES,
 )
 """The layers' registries Tiny joins (the spec folder aside)."""
 
@@ -68,8 +70,9 @@ def register() -> None:
     PROFILES.register(RULESET_ID, PROFILE)
     VIEWS.register(RULESET_ID, VIEW)
     TIES.register(RULESET_ID, encoding.QUANTITIES)
-    ROUND_RULES.register(RULESET_ID, ())
+    ROUND_RULES.register(RULESET_ID, encoding.ROUND_RULES_PART)
     SCORES.register(RULESET_ID, encoding.TinyScore)
+    MODEL_RULES.register(RULESET_ID, encoding.MODEL_RULES_PART)
 
 
 def unregister() -> None:

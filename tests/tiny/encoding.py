@@ -19,10 +19,11 @@ from typing import Any, ClassVar
 import z3
 
 from tricklaw.model.cards import Card
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.conservation import Machine, plays, seat_places, takes
 from tricklaw.proofs.game_end import Ending
 from tricklaw.proofs.liveness import GameLiveness, Progress, plain_round
+from tricklaw.proofs.model_rules import GameRules, Table
 from tricklaw.proofs.plays import FollowLead
 from tricklaw.proofs.quantities import (
     PLAY_ORDER,
@@ -30,6 +31,7 @@ from tricklaw.proofs.quantities import (
     PlayerQuantity,
     cards,
 )
+from tricklaw.proofs.round_rules import RoundRule
 from tricklaw.proofs.scores import CardTerm, ScoreEncoding
 from tricklaw.proofs.solver import Tracked
 from tricklaw.proofs.tricks import Case, TrickEncoding
@@ -159,3 +161,28 @@ class TinyScore(ScoreEncoding):
     ) -> Any:
         """The model's ``score``."""
         return module.score(pile, game.players)
+
+
+def table(game: Game) -> Table:
+    """Every card dealt: six each to two players, four each to three (TINY-DEAL-1)."""
+    return Table(game.players, 12 // game.players, ("TINY-DEAL-1",))
+
+
+MODEL_RULES_PART = GameRules(table)
+"""Tiny's set-up as the deal clause states it (no automatic seat)."""
+
+
+def _first_leader(game: Game, log: RoundLog) -> int:
+    """The model's leader of the round's first trick."""
+    return log.first_leader
+
+
+def _seat_zero_leads(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
+    """Seat 0, the dealer's left-hand neighbour, leads the first trick (TINY-LEAD-1)."""
+    return [Tracked("TINY-LEAD-1", out == 0)]
+
+
+ROUND_RULES_PART = (
+    RoundRule("first-leader", (), None, lambda game, log: {}, _seat_zero_leads, _first_leader),
+)
+"""Tiny's rule of a round's start (who leads first)."""

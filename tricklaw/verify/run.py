@@ -23,6 +23,7 @@ from tricklaw.proofs import (
     example_legality,
     liveness_checks,
     model_held,
+    model_rule_checks,
     obligations,
     rule_coverage,
     ties,
@@ -72,6 +73,7 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
     ("readings, symmetries, the model in the relaxations", model_held.results),
+    ("the table, automatic moves and the winners", model_rule_checks.results),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
 add a step."""

@@ -1,0 +1,254 @@
+"""Hund's table and its virtual player as the clauses state them.
+
+* The table: one seat a player, and with two players a virtual player in the third seat
+  (HUND-TWO-1); all cards dealt evenly over the seats, the virtual player's too: ten
+  cards each, fifteen with ``more-cards`` (HUND-GAP-2, HUND-OPT-1).
+* ``rule virtual-card``: at the virtual player's turn its card is played for it
+  (HUND-TWO-3): the leftmost of its face-up cards of the lead suit when it shows one
+  (HUND-TWO-5), else the leftmost face-up card it may play (HUND-TWO-4; its face-down
+  cards do not count, as the clause's note says). Every other seat chooses its own card
+  (HUND-PLAY-1): no automatic move.
+* ``rule virtual-card-rows``: the model's ``virtual_card`` on every face-up row of the
+  base game's width, led to by every suit (alone, or followed by another suit), against
+  the same statement (:func:`leftmost_allowed`): a proof for the base game; the wider
+  rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
+* ``rule start-player``: the round's start player is seat 0, then the one the Lead
+  decider names (HUND-POWER-5), else the seat left of the last start player (HUND-GAP-3).
+* ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
+  lies uncovered (HUND-TWO-6), at every state between tricks.
+* ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
+  (each column face up over face down, face up alone, face down alone, or empty):
+  exactly the uncovered face-down cards are turned up, nothing else moves (HUND-TWO-6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+import z3
+
+from tricklaw.model import actions
+from tricklaw.model.actions import ActionKind
+from tricklaw.model.cards import Card, colour_of, make_card
+from tricklaw.model.state import Game, Phase, State, seat_after
+from tricklaw.proofs.model_rules import (
+    MODEL_RULES,
+    NONE,
+    Exhausted,
+    ExhaustiveRule,
+    GameRules,
+    StateRule,
+    Table,
+)
+from tricklaw.proofs.solver import Tracked
+
+HAND, MORE = 10, 15
+"""Cards each seat is dealt, and with the ``more-cards`` option (HUND-GAP-2)."""
+VIRTUAL = 2
+"""The virtual player's seat: the third place of the two-player game (HUND-TWO-1)."""
+
+Column = tuple[Card | None, Card | None]
+
+
+def hand(game: Game) -> int:
+    """The cards each seat is dealt (HUND-GAP-2, HUND-OPT-1)."""
+    return MORE if game.options.text("more-cards") == "yes" else HAND
+
+
+def table(game: Game) -> Table:
+    """The seats of HUND-TWO-1 and the hands of HUND-GAP-2."""
+    seats = 3 if game.players == 2 else game.players
+    return Table(seats, hand(game), ("HUND-TWO-1", "HUND-GAP-2", "HUND-OPT-1"))
+
+
+def _virtual_to_play(game: Game, state: State[Any]) -> bool:
+    return game.players == 2 and state.current == VIRTUAL and state.phase is Phase.PLAY
+
+
+def leftmost_allowed(shown: Sequence[Card], lead: int | None) -> Card | None:
+    """The virtual player's card from its face-up cards ``shown`` (left to right) when
+    the trick's lead suit is ``lead`` (None: it leads): the leftmost of the lead suit if
+    it shows one (HUND-TWO-5), else the leftmost (HUND-TWO-4); None when it shows none."""
+    following = [c for c in shown if lead is not None and colour_of(c) == lead]
+    allowed = following or list(shown)
+    return allowed[0] if allowed else None
+
+
+def virtual_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """The virtual player's card at ``state`` (see the module docstring), from its
+    face-up row left to right (the state's ``extra.columns``)."""
+    if not _virtual_to_play(game, state):
+        return [Tracked("HUND-PLAY-1", out == NONE)]
+    shown = [up for up, _ in state.extra.columns if up is not None]
+    lead = colour_of(state.trick[0]) if state.trick else None
+    card = leftmost_allowed(shown, lead)
+    rule = (
+        "HUND-TWO-5"
+        if lead is not None and card is not None and colour_of(card) == lead
+        else "HUND-TWO-4"
+    )
+    return [
+        Tracked("HUND-TWO-3", out != NONE),  # its card is played for it
+        Tracked(rule, out == (NONE if card is None else card)),
+    ]
+
+
+def start_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """The round's start player, once play begins: seat 0 in the first round; then the
+    seat the previous round's Lead decider names (HUND-POWER-5; the decider as the
+    previous round records it, which ``rule lead-decider`` holds to its clause); with no
+    decider, the seat to the left of the previous round's start player (HUND-GAP-3)."""
+    if state.phase is not Phase.PLAY:
+        return [Tracked("HUND-GAP-3", out == NONE)]
+    if not state.info.history:
+        return [Tracked("HUND-GAP-3", out == 0)]
+    previous = state.info.history[-1]
+    decider = dict(previous.facts).get("lead_decider")
+    if isinstance(decider, int):
+        named = [
+            actions.seat_of(a)
+            for seat, a in state.actions
+            if seat == decider and actions.kind_of(a) is ActionKind.LEADER
+        ]
+        return [Tracked("HUND-POWER-5", out == (named[0] if named else NONE))]
+    left = seat_after(previous.seating, previous.first_leader, 1)
+    return [Tracked("HUND-GAP-3", out == left)]
+
+
+def start_model(game: Game, state: State[Any]) -> int:
+    """The model's start player of the round, once play begins."""
+    return state.first_leader if state.phase is Phase.PLAY else NONE
+
+
+def automatic_card(game: Game, state: State[Any]) -> int:
+    """The model's automatic move at ``state``: the card it plays (-2 for an action that
+    plays no card), or :data:`NONE`."""
+    action = game.ruleset.automatic_action(state)
+    if action is None:
+        return NONE
+    return actions.card_of(action) if actions.kind_of(action) is ActionKind.PLAY else -2
+
+
+def display_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """Between tricks (a trick over, the next not begun): no uncovered face-down card
+    (HUND-TWO-6); at other states nothing is stated (the outcome is :data:`NONE`)."""
+    between = game.players == 2 and bool(state.tricks) and not state.trick
+    return [Tracked("HUND-TWO-6", out == 0 if between else out == NONE)]
+
+
+def display_model(game: Game, state: State[Any]) -> int:
+    """The uncovered face-down cards of the model's display between tricks."""
+    if not (game.players == 2 and state.tricks and not state.trick):
+        return NONE
+    return sum(1 for up, down in state.extra.columns if up is None and down is not None)
+
+
+def turned_up(column: Column) -> Column:
+    """One column once a trick is over (HUND-TWO-6): a face-down card with nothing on it
+    is turned face up; a covered one stays, and so does a face-up card."""
+    up, down = column
+    return (down, None) if up is None else column
+
+
+def _tricks(suits: range, value: int) -> list[tuple[int | None, tuple[Card, ...]]]:
+    """The tricks the virtual player may face, by lead suit: none (it leads), a lead card
+    of each suit, and that card followed by one of the next suit."""
+    out: list[tuple[int | None, tuple[Card, ...]]] = [(None, ())]
+    for lead in suits:
+        first = make_card(lead, value)
+        out.append((lead, (first,)))
+        out.append((lead, (first, make_card((lead + 1) % len(suits), value))))
+    return out
+
+
+def check_virtual_card(game: Game, model: Sequence[ModuleType]) -> Exhausted:
+    """The model's ``virtual_card`` on every face-up row of the game's width (each column
+    empty or showing a card of any suit; the cards differ in value from column to column;
+    the face-down cards, which the rule does not read, left out) and every trick of
+    :func:`_tricks`."""
+    choose = next(m.virtual_card for m in model if hasattr(m, "virtual_card"))
+    width = (hand(game) + 1) // 2
+    low = game.ruleset.deck(game.players, game.options)[0] & 31
+    suits = range(len(game.ruleset.palette.letters))
+    cases = 0
+    for row in itertools.product([None, *suits], repeat=width):
+        if all(s is None for s in row):
+            continue  # it always shows a card while it holds one (HUND-TWO-6)
+        columns = tuple(
+            (None if s is None else make_card(s, low + i), None) for i, s in enumerate(row)
+        )
+        shown = [up for up, _ in columns if up is not None]
+        for lead, trick in _tricks(suits, low + width):
+            cases += 1
+            got = choose(columns, trick)
+            want = leftmost_allowed(shown, lead)
+            if got != want:
+                fmt = game.ruleset.palette.format
+                witness = {
+                    "face-up": [None if up is None else fmt(up) for up, _ in columns],
+                    "trick": [fmt(c) for c in trick],
+                    "model": fmt(got),
+                    "rule": None if want is None else fmt(want),
+                }
+                return Exhausted(cases, f"face-up rows of width {width}", witness)
+    domain = f"every face-up row of width {width}, led to by every suit, alone or followed"
+    return Exhausted(cases, domain, None)
+
+
+def _show(game: Game, columns: Sequence[Column]) -> list[list[str | None]]:
+    fmt = game.ruleset.palette.format
+    return [[None if c is None else fmt(c) for c in column] for column in columns]
+
+
+def check_reveal(game: Game, model: Sequence[ModuleType]) -> Exhausted:
+    """The model's ``reveal`` on every display pattern of the game's width."""
+    reveal = next(m.reveal for m in model if hasattr(m, "reveal"))
+    width = (hand(game) + 1) // 2  # columns: half the cards face up on the others
+    deck = game.ruleset.deck(game.players, game.options)
+    cases = 0
+    for pattern in itertools.product(range(4), repeat=width):
+        columns = tuple(
+            (deck[2 * i] if k & 1 else None, deck[2 * i + 1] if k & 2 else None)
+            for i, k in enumerate(pattern)
+        )
+        cases += 1
+        after = tuple(reveal(columns))
+        want = tuple(turned_up(c) for c in columns)
+        if after != want:
+            witness = {
+                "display": _show(game, columns),
+                "model": _show(game, after),
+                "rule": _show(game, want),
+            }
+            return Exhausted(cases, f"display patterns of width {width}", witness)
+    return Exhausted(cases, f"every display pattern of width {width}", None)
+
+
+MODEL_RULES.register(
+    "hund",
+    GameRules(
+        table,
+        ("more-cards", "values"),
+        states=(
+            StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
+            StateRule("start-player", ("lead-tie",), None, start_rule, start_model, card=False),
+            StateRule(
+                "virtual-display",
+                ("more-cards", "virtual-odd"),
+                (2,),
+                display_rule,
+                display_model,
+                card=False,
+            ),
+        ),
+        exhaustive=(
+            ExhaustiveRule(
+                "virtual-card-rows", (), (2,), ("HUND-TWO-4", "HUND-TWO-5"), check_virtual_card
+            ),
+            ExhaustiveRule("reveal", ("more-cards",), (2,), ("HUND-TWO-6",), check_reveal),
+        ),
+    ),
+)
