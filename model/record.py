@@ -25,7 +25,9 @@ from tricklaw.model.cards import Palette
 from tricklaw.model.schemas import first_problem, schema
 from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec import json_text
 from tricklaw.spec.errors import RecordError, TricklawError
+from tricklaw.spec.json_text import JsonTextError
 
 FORMAT = "tricklaw-record"
 VERSION = 1
@@ -192,9 +194,9 @@ def new_tricks(
 def loads_record(text: str) -> dict[str, Any]:
     """Parse record JSON text; raises RecordError for text that is not a JSON object."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"the record is not valid JSON: {exc}") from None
+        data = json_text.loads(text)
+    except JsonTextError as exc:
+        raise RecordError(f"the record is {exc}") from None
     if not isinstance(data, dict):
         raise RecordError("the record is not a JSON object")
     return data

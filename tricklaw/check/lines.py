@@ -41,6 +41,7 @@ from tricklaw.model.replay.verdict import (
     Verdict,
     show,
 )
+from tricklaw.spec import json_text
 
 ACTION_LINE = re.compile(
     r'\{[ \t]*"seat"[ \t]*:[ \t]*(0|[1-9][0-9]?)[ \t]*,[ \t]*"action"[ \t]*:[ \t]*'
@@ -170,15 +171,14 @@ def _loads(text: str) -> dict[str, Any]:
     try:  # the fast path: the usual line, a JSON object from its first character
         obj, end = _DECODE(text)
         if type(obj) is dict and (end == len(text) or text[end:].isspace()):
+            json_text.check_depth(text, obj)
             return obj
     except (ValueError, RecursionError):
-        pass  # json.loads below says what is wrong
+        pass  # json_text.loads below says what is wrong
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnreadableError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
-    except RecursionError:
-        raise UnreadableError("not valid JSON: nested too deeply") from None
+        obj = json_text.loads(text)
+    except json_text.JsonTextError as exc:
+        raise UnreadableError(str(exc).replace(" at line 1 column ", " at column ")) from None
     if not isinstance(obj, dict):
         raise UnreadableError(f"expected a JSON object, got {_short(obj)}")
     return obj
