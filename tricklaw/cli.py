@@ -28,6 +28,7 @@ from tricklaw.plugins import load_plugins
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import OptionError, RecordError, TricklawError, clip
 from tricklaw.spec.json_text import JsonTextError, read_text
+from tricklaw.spec.outputs import check_output_file
 
 EXIT_OK = 0
 """Exit status: the command did its work, and every check it made passed."""
@@ -179,6 +180,8 @@ def _print_game(state: State[Any]) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game with seeded random agents."""
     game = _make_game(args)
+    if args.record:
+        check_output_file(args.record, "--record")
     state = play_random_game(game, args.seed, args.max_rounds)
     if args.record:
         text = json.dumps(to_record(state, args.seed), indent=1)
@@ -262,6 +265,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise TricklawError(f"--jobs must be at least 1, not {jobs}")
+    if args.json_path:
+        check_output_file(args.json_path, "--json")
     scope = Scope(
         args.ruleset,
         args.players,
