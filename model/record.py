@@ -155,6 +155,18 @@ def record_problem(record: Any) -> tuple[str, str] | None:
     return path, f"record field {path or '(top level)'}: {message}"
 
 
+def round_problem(rnd: Any, index: int) -> tuple[str, str] | None:
+    """As :func:`record_problem`, for the round ``rounds[index]`` of a record alone (a
+    long record is validated round by round as it is replayed)."""
+    problem = first_problem("record", "round", rnd)
+    if problem is None:
+        return None
+    path = f"rounds[{index}]" + (
+        f".{problem[0]}" if problem[0] and problem[0][0] != "[" else problem[0]
+    )
+    return path, f"record field {path}: {problem[1]}"
+
+
 def validate_record(record: Any) -> None:
     """Raise RecordError naming the first field that breaks the schema."""
     problem = record_problem(record)

@@ -35,7 +35,7 @@ def loads(text: str | bytes) -> Any:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise JsonTextError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
         raise JsonTextError(f"not valid JSON: nested deeper than {MAX_DEPTH} levels") from None

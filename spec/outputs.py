@@ -38,10 +38,11 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def check_output_file(path: str, flag: str, inputs: Sequence[str] = ()) -> None:
-    """Raise :class:`TricklawError` (naming ``flag``) unless ``path`` can be written and is
-    none of ``inputs`` (file names, ``-`` for standard input). The check opens ``path``
-    for appending, without emptying it, and removes it again if it created it."""
+def check_output_file(path: str, flag: str, what: str, inputs: Sequence[str] = ()) -> None:
+    """Raise :class:`TricklawError` (naming ``flag`` and ``what`` is written, e.g. ``the
+    record``) unless ``path`` can be written and is none of ``inputs`` (file names, ``-``
+    for standard input). The check opens ``path`` for appending, without emptying it, and
+    removes it again if it created it."""
     if path == STDIN:
         return
     target = _identity(path)
@@ -49,15 +50,15 @@ def check_output_file(path: str, flag: str, inputs: Sequence[str] = ()) -> None:
         if target is not None and _identity(name) == target:
             shown = "standard input" if name == STDIN else name
             raise TricklawError(
-                f"{flag} {path} is the input ({shown}): writing it would destroy what is read"
+                f"{flag} {path} would overwrite the input ({shown}) before it is read"
             )
     if os.path.isdir(path):
-        raise TricklawError(f"{flag} {path}: cannot be written (it is a folder)")
+        raise TricklawError(f"cannot write {what} to {path} ({flag}): it is a folder")
     existed = os.path.lexists(path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise TricklawError(f"{flag} {path}: cannot be written ({exc.strerror})") from None
+        raise TricklawError(f"cannot write {what} to {path} ({flag}): {exc.strerror}") from None
     os.close(fd)
     if not existed:
         os.unlink(path)
@@ -72,11 +73,11 @@ def check_output_folder(folder: str | Path, flag: str) -> None:
     while not os.path.lexists(existing) and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir():
-        raise TricklawError(f"{flag} {folder}: cannot be written ({existing} is not a folder)")
+        raise TricklawError(f"cannot write to {folder} ({flag}): {existing} is not a folder")
     try:
         fresh_file(existing, ".tricklaw-probe", ".tmp").unlink()
     except OSError as exc:
-        raise TricklawError(f"{flag} {folder}: cannot be written ({exc.strerror})") from None
+        raise TricklawError(f"cannot write to {folder} ({flag}): {exc.strerror}") from None
 
 
 def fresh_file(folder: Path, stem: str, suffix: str) -> Path:

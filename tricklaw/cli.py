@@ -181,7 +181,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game with seeded random agents."""
     game = _make_game(args)
     if args.record:
-        check_output_file(args.record, "--record")
+        check_output_file(args.record, "--record", "the record")
     state = play_random_game(game, args.seed, args.max_rounds)
     if args.record:
         text = json.dumps(to_record(state, args.seed), indent=1)
@@ -266,7 +266,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise TricklawError(f"--jobs must be at least 1, not {jobs}")
     if args.json_path:
-        check_output_file(args.json_path, "--json")
+        check_output_file(args.json_path, "--json", "the JSON report")
     scope = Scope(
         args.ruleset,
         args.players,

@@ -53,7 +53,7 @@ def cmd_bounds(args: argparse.Namespace) -> int:
     if target is None:
         raise TricklawError("no spec/ folder here: run from the repository root or give --out FILE")
     check_output_folder(target.parent, "--out")
-    check_output_file(str(target), "--out")
+    check_output_file(str(target), "--out", "the bounds")
     text = artifact.generate(ids)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tricklaw.model.record import loads_record, record_problem
+from tricklaw.model.record import loads_record, record_problem, round_problem
 from tricklaw.model.replay.checker import Checker, game_of, verdict
 from tricklaw.model.replay.verdict import (
     AGREES,
@@ -63,6 +63,11 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
     checker: Checker | None = None
     path = ""
     try:
+        # The top level first, each round as it comes: a record is read up to its first
+        # problem, not validated whole before a divergence in an early round is seen.
+        rounds = record.get("rounds") if isinstance(record, dict) else None
+        if isinstance(rounds, list):
+            record = {**record, "rounds": []}
         problem = record_problem(record)
         if problem is not None:
             path = problem[0]
@@ -83,8 +88,13 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
                 }
             )
         running = [0] * game.seats
-        for r_index, rnd in enumerate(record["rounds"]):
+        for r_index, raw in enumerate(rounds or ()):
             path = f"rounds[{r_index}]"
+            problem = round_problem(raw, r_index)
+            if problem is not None:
+                path = problem[0]
+                raise UnreadableError(problem[1])
+            rnd = integral(raw)
             start = {k: rnd[k] for k in ("dealer", "seating") if k in rnd}
             checker.begin_round(rnd.get("index", r_index), rnd["deal"], start, path)
             if emit is not None:

@@ -26,7 +26,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     out: TextIO | None = None
     emit: Emit | None = None
     if args.convert:
-        check_output_file(args.convert, "check: --convert", [args.record])
+        check_output_file(args.convert, "check: --convert", "the log", [args.record])
         try:
             out = open(args.convert, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
