@@ -36,6 +36,15 @@ class RecordError(TricklawError):
     """A game record that cannot be read, or does not match the format."""
 
 
+class CheckFailedError(TricklawError):
+    """Input that reads, but a check on it fails (it disagrees with the rules): the command
+    line prints its one line, ``tricklaw: failed: ...``, and exits 1, not 2."""
+
+
+class RecordDivergesError(RecordError, CheckFailedError):
+    """A game record that reads, but whose results or actions disagree with the rules."""
+
+
 class SpecError(TricklawError):
     """A clause registry in ``spec/`` that is malformed or inconsistent."""
 

@@ -26,7 +26,7 @@ from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.plugins import load_plugins
 from tricklaw.spec import load_registry
-from tricklaw.spec.errors import OptionError, RecordError, TricklawError, clip
+from tricklaw.spec.errors import CheckFailedError, OptionError, RecordError, TricklawError, clip
 from tricklaw.spec.json_text import JsonTextError, read_text
 from tricklaw.spec.outputs import check_output_file
 
@@ -322,7 +322,13 @@ def _cores() -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tricklaw`` command."""
-    parser = _Parser(prog="tricklaw", description="The rules lawyer for trick-taking card games.")
+    parser = _Parser(
+        prog="tricklaw",
+        description="The rules lawyer for trick-taking card games.",
+        epilog="exit status (every command):\n"
+        + "\n".join(f"  {code:<4} {meaning}" for code, meaning in EXIT_CODES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -465,6 +471,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_seed(args)
         status: int = args.func(args)
         return status
+    except CheckFailedError as exc:
+        sys.stderr.write(f"tricklaw: failed: {clip(str(exc))}\n")
+        return EXIT_FAILED
     except TricklawError as exc:
         sys.stderr.write(f"tricklaw: error: {clip(str(exc))}\n")
         return EXIT_BAD_INPUT

@@ -30,7 +30,7 @@ from tricklaw.model.replay.verdict import (
 )
 from tricklaw.model.schemas import integral
 from tricklaw.model.state import State
-from tricklaw.spec.errors import RecordError
+from tricklaw.spec.errors import RecordDivergesError, RecordError
 
 Emit = Callable[[dict[str, Any]], None]
 """Receives each event once it is checked, as a JSON Lines log object."""
@@ -50,6 +50,8 @@ def replay(record: Any) -> State[Any]:
     :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
     record stops at the end of a round with no seed to deal the next."""
     found, checker = _replayed(record, True, None)
+    if found.status == DIVERGES:
+        raise RecordDivergesError(found.message)
     if found.status != AGREES:
         raise RecordError(found.message)
     assert checker is not None and checker.state is not None
