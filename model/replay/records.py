@@ -1,8 +1,10 @@
 """A JSON game record, checked: validated by its schema, then replayed event by event.
 
-A record (``spec/record.schema.json``) is one document and is read whole: it is
-validated against the record schema first (the first field that breaks it makes the
-record unreadable), then each round is replayed through the :class:`Checker`: the round
+A record (``spec/record.schema.json``) is one document and is read whole; its top level
+is validated against the record schema first and each round just before it is replayed
+(the first field that breaks it makes the record unreadable; a long record is not
+validated whole before a divergence in an early round is seen), and each round is
+replayed through the :class:`Checker`: the round
 begins with its deal, each action is applied, the recorded tricks are compared as the
 actions complete them, then the round's scores and facts; last the totals, winners and
 whether the game is complete.
