@@ -2,7 +2,11 @@
 
 Subcommands: ``rulesets``, ``play``, ``trick``, ``bench``, ``verify``, ``replay``.
 Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the
-problem, and exits with status 2; tricklaw never prints a traceback.
+problem, and exits with status 2; tricklaw never prints a traceback. Every command keeps
+one exit-code table (:data:`EXIT_CODES`, shown by ``tricklaw --help``): 0 ok, 1 a check
+failed, 2 bad input or usage, 70 an internal error, 130 interrupted. Error lines are cut
+to a sane length (:func:`~tricklaw.spec.errors.clip`), and output paths are checked
+before any work (:mod:`tricklaw.spec.outputs`).
 """
 
 from __future__ import annotations
