@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -58,8 +59,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     put("not-utf8.json", b'{"format": "tricklaw-record", "ruleset": "\xff"}')
     put("not-utf8.jsonl", lines[0].encode() + b'{"seat": 0, "action": "\xff"}\n')
     put("deep.json", "[" * 100_000 + "]" * 100_000)
-    put("deep-900.json", '{"format": "tricklaw-record", "options": {"a": ' + "[" * 900)
-    out["deep-900.json"].write_text(out["deep-900.json"].read_text() + "]" * 900 + "}}")
+    put("deep-990.json", '{"format": "tricklaw-record", "options": {"a": ' + "[" * 990)
+    out["deep-990.json"].write_text(out["deep-990.json"].read_text() + "]" * 990 + "}}")
     put("deep.jsonl", lines[0] + '{"round": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     put("long-number.json", '{"format": "tricklaw-record", "players": ' + "7" * 100_000 + "}")
     put("long-number.jsonl", lines[0] + '{"seat": ' + "7" * 100_000 + ', "action": "R1"}\n')
@@ -128,7 +129,7 @@ CASES: list[tuple[str, Callable[[dict[str, Path], Path], list[str]], int, str]] 
      f"nested deeper than {MAX_DEPTH} levels"),
     ("check-nested-100000", lambda f, t: ["check", str(f["deep.json"])], 2,
      f"nested deeper than {MAX_DEPTH} levels"),
-    ("replay-nested-900", lambda f, t: ["replay", str(f["deep-900.json"])], 2,
+    ("replay-nested-990", lambda f, t: ["replay", str(f["deep-990.json"])], 2,
      f"nested deeper than {MAX_DEPTH} levels"),
     ("log-nested-100000", lambda f, t: ["check", str(f["deep.jsonl"])], 2,
      f"nested deeper than {MAX_DEPTH} levels"),
@@ -389,3 +390,22 @@ def test_the_table_is_in_help_and_in_the_docs(capsys: pytest.CaptureFixture[str]
         assert f"{code:<4} {meaning}" in shown
         if docs.exists():  # the source tree (a plain install has no docs)
             assert f"| {code} | {meaning} |" in docs.read_text("utf-8")
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_a_record_nested_990_deep_is_refused_by_the_real_command(
+    command: str, files: dict[str, Path], tricklaw_script: str
+) -> None:
+    """Before issue 16, 990 levels parsed at the command's stack depth (not inside pytest's
+    deeper one) and then broke the schema's message with a RecursionError (exit 70). The
+    reader now refuses nesting deeper than MAX_DEPTH (a walk of the value, tested directly
+    by test_the_json_reader_names_every_problem), whatever the stack."""
+    proc = subprocess.run(
+        [tricklaw_script, command, str(files["deep-990.json"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert f"nested deeper than {MAX_DEPTH} levels" in proc.stderr
