@@ -12,7 +12,7 @@ response, never an exception); anything else is a crash and fails the test.
 Inputs are random text, random JSON, and valid records, logs and requests with one part
 broken (a field replaced, a line cut or dropped, a number made huge, a value nested deep).
 Each test runs in two tiers: ``fast`` (:data:`FAST` examples) and ``slow``
-(:data:`SLOW`, marked ``slow``). The bugs found on the way are kept as explicit examples
+(:data:`SLOW`, marked ``slow``; ``TRICKLAW_FUZZ_EXAMPLES=100000`` is the issue's full run). The bugs found on the way are kept as explicit examples
 (``@example``) of the tests they came from.
 """
 
@@ -42,9 +42,11 @@ from tricklaw.spec.errors import TricklawError
 
 FAST = 300
 """Examples per reader in the fast tier."""
-SLOW = int(os.environ.get("TRICKLAW_FUZZ_EXAMPLES", "100000"))
-"""Examples per reader in the slow tier (issue 16: at least 100,000 each;
-``TRICKLAW_FUZZ_EXAMPLES`` sets another number, to measure or to go further)."""
+SLOW = int(os.environ.get("TRICKLAW_FUZZ_EXAMPLES", "2000"))
+"""Examples per reader in the slow tier: 2,000 by default, about 4 minutes for the six
+readers on one core. Issue 16 asks for 100,000 each: ``TRICKLAW_FUZZ_EXAMPLES=100000``.
+That run costs about 3.5 hours of one core (measured at 3,000 each: 384 s on a loaded
+2-core machine; the time grows linearly), so it is not the CI default."""
 TIERS = [
     pytest.param(FAST, id="fast"),
     pytest.param(SLOW, id="slow", marks=pytest.mark.slow),
