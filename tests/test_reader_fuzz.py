@@ -11,9 +11,9 @@ response, never an exception); anything else is a crash and fails the test.
 
 Inputs are random text, random JSON, and valid records, logs and requests with one part
 broken (a field replaced, a line cut or dropped, a number made huge, a value nested deep).
-Each test runs in two tiers: ``fast`` (:data:`FAST` examples) and ``slow``
-(:data:`SLOW`, marked ``slow``; ``TRICKLAW_FUZZ_EXAMPLES=100000`` is the issue's full run). The bugs found on the way are kept as explicit examples
-(``@example``) of the tests they came from.
+Each test runs in two tiers: ``fast`` (:data:`FAST` examples) and ``slow`` (:data:`SLOW`,
+marked ``slow``; ``TRICKLAW_FUZZ_EXAMPLES=100000`` is the issue's full run). The bugs
+found on the way are kept as explicit examples (``@example``) of the tests they came from.
 """
 
 from __future__ import annotations
