@@ -1,10 +1,10 @@
 """Reading untrusted JSON text: the one guard every reader of a record, log, case or
 vector file goes through.
 
-:func:`loads` parses JSON text like :func:`json.loads`, but every way hostile text can
+:func:`loads` parses JSON text like ``json.loads``, but every way hostile text can
 break a reader becomes a :class:`JsonTextError` (a :class:`TricklawError`, so the command
 line prints one line and exits 2) naming the problem: text that is not JSON, a number of
-more digits than Python converts (:data:`sys.int_info`'s limit, 4,300), and nesting
+more digits than Python converts (4,300), and nesting
 deeper than :data:`MAX_DEPTH` (the parser itself stops near 1,000 levels with a
 ``RecursionError``, and later steps that walk the value, such as a schema's message,
 would stop there too). :func:`decode` turns bytes into text, naming the first byte that
