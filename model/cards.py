@@ -89,9 +89,10 @@ class Palette:
             raise CardError(f"{text!r}: unknown colour {letter!r} (colours: {known})")
         if not digits.isdigit() or not digits.isascii():
             raise CardError(f"{text!r}: the value {digits!r} is not a whole number")
-        value = int(digits)
-        if value >= VALUE_LIMIT:
-            raise CardError(f"{text!r}: value {value} is out of range")
+        significant = digits.lstrip("0") or "0"
+        if len(significant) > len(str(VALUE_LIMIT)) or int(significant) >= VALUE_LIMIT:
+            raise CardError(f"{text!r}: value {significant} is out of range")
+        value = int(significant)
         return make_card(self.letters.index(letter), value)
 
     def parse_all(self, texts: Iterable[str]) -> list[Card]:

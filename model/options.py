@@ -17,6 +17,10 @@ from mypy_extensions import mypyc_attr
 
 from tricklaw.spec.errors import OptionError
 
+DIGITS_LIMIT = 30
+"""The longest whole-number option value read as a number: a longer one (thousands of
+digits, which Python refuses to convert) is out of every option's range."""
+
 OptionValue = str | int
 
 
@@ -62,6 +66,10 @@ class OptionSpec:
     def coerce(self, raw: OptionValue, ruleset: str) -> OptionValue:
         """``raw`` checked and converted to this option's type."""
         if self.is_integer:
+            if len(str(raw)) > DIGITS_LIMIT:
+                raise OptionError(
+                    f"{ruleset}: option {self.name}={raw} is outside {self.minimum}..{self.maximum}"
+                )
             try:
                 number = int(raw)
             except ValueError:

@@ -25,7 +25,9 @@ from tricklaw.model.cards import Palette
 from tricklaw.model.schemas import first_problem, schema
 from tricklaw.model.state import Deal, Game, RoundLog, State, seat_after
 from tricklaw.model.trick import TrickResult
+from tricklaw.spec import json_text
 from tricklaw.spec.errors import RecordError, TricklawError
+from tricklaw.spec.json_text import JsonTextError
 
 FORMAT = "tricklaw-record"
 VERSION = 1
@@ -153,6 +155,18 @@ def record_problem(record: Any) -> tuple[str, str] | None:
     return path, f"record field {path or '(top level)'}: {message}"
 
 
+def round_problem(rnd: Any, index: int) -> tuple[str, str] | None:
+    """As :func:`record_problem`, for the round ``rounds[index]`` of a record alone (a
+    long record is validated round by round as it is replayed)."""
+    problem = first_problem("record", "round", rnd)
+    if problem is None:
+        return None
+    path = f"rounds[{index}]" + (
+        f".{problem[0]}" if problem[0] and problem[0][0] != "[" else problem[0]
+    )
+    return path, f"record field {path}: {problem[1]}"
+
+
 def validate_record(record: Any) -> None:
     """Raise RecordError naming the first field that breaks the schema."""
     problem = record_problem(record)
@@ -192,9 +206,9 @@ def new_tricks(
 def loads_record(text: str) -> dict[str, Any]:
     """Parse record JSON text; raises RecordError for text that is not a JSON object."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"the record is not valid JSON: {exc}") from None
+        data = json_text.loads(text)
+    except JsonTextError as exc:
+        raise RecordError(f"the record is {exc}") from None
     if not isinstance(data, dict):
         raise RecordError("the record is not a JSON object")
     return data

@@ -232,6 +232,13 @@ class Ruleset(ABC, Generic[X]):
     """What else :meth:`judge_trick` needs to know, as (name, help) pairs (Hund: the
     powers already assigned); empty when a trick's cards decide it alone."""
 
+    def check_trick_context(self, game: Game, context: Mapping[str, str]) -> None:
+        """Raise :class:`~tricklaw.spec.errors.TricklawError` naming the field unless the
+        trick ``context`` (names of :attr:`trick_context`) is one a round of ``game`` can
+        reach: the input check of a trick judged on its own (a game whose context has rules
+        overrides this; :meth:`judge_trick` itself may be lenient, since it is also asked
+        under readings other than the one a context was written for)."""
+
     @abstractmethod
     def judge_trick(
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None

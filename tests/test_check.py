@@ -773,9 +773,11 @@ def test_truncated_json(
 ) -> None:
     path = write(tmp_path / "cut.jsonl", sti_log)
     text = path.read_text()
-    path.write_text(text[: len(text) - 30])
+    path.write_text(text[: len(text) - 30] + "\n")  # a bad last line that is whole
     line = unreadable(path, capsys)
     assert line.startswith(f"tricklaw: error: check: line {len(sti_log)}: not valid JSON: ")
+    # Cut off mid-line, without its line end, it is where the log stops (issue 16):
+    # tests/test_hostile_input.py checks that verdict.
     record = tmp_path / "cut.json"
     record.write_text(json.dumps(record_of(STI), indent=1)[:5000])
     assert "the record is not valid JSON" in unreadable(record, capsys)
@@ -892,7 +894,7 @@ def test_the_module_runs_as_a_command(sti_log: list[dict[str, Any]], tmp_path: P
     bad_objs[-1]["totals"][0] += 1
     bad = write(tmp_path / "bad.jsonl", bad_objs)
     broken = tmp_path / "broken.jsonl"
-    broken.write_text(good.read_text()[:-20])
+    broken.write_text(good.read_text()[:-20] + "\n")  # cut mid-line alone, it would agree
     for path, status in ((good, 0), (bad, 1), (broken, 2)):
         proc = subprocess.run(
             [sys.executable, "-m", "tricklaw", "check", str(path)],

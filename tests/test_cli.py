@@ -138,8 +138,9 @@ def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> No
     trick = record["rounds"][0]["tricks"][0]
     trick["winner"] = (trick["winner"] + 1) % 3 if trick["winner"] is not None else 0
     path.write_text(json.dumps(record))
-    line = bad("replay", str(path))
-    assert "round 1, trick 1" in line
+    proc = run("replay", str(path))  # a failed check: exit 1 (issue 16's exit-code table)
+    assert proc.returncode == 1 and proc.stderr.startswith("tricklaw: failed: ")
+    assert "round 1, trick 1" in proc.stderr
 
 
 # --- trick ------------------------------------------------------------------------------------

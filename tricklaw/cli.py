@@ -2,7 +2,11 @@
 
 Subcommands: ``rulesets``, ``play``, ``trick``, ``bench``, ``verify``, ``replay``.
 Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the
-problem, and exits with status 2; tricklaw never prints a traceback.
+problem, and exits with status 2; tricklaw never prints a traceback. Every command keeps
+one exit-code table (:data:`EXIT_CODES`, shown by ``tricklaw --help``): 0 ok, 1 a check
+failed, 2 bad input or usage, 70 an internal error, 130 interrupted. Error lines are cut
+to a sane length (:func:`~tricklaw.spec.errors.clip`), and output paths are checked
+before any work (:mod:`tricklaw.spec.outputs`).
 """
 
 from __future__ import annotations
@@ -26,9 +30,28 @@ from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.plugins import load_plugins
 from tricklaw.spec import load_registry
-from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.errors import CheckFailedError, OptionError, RecordError, TricklawError, clip
+from tricklaw.spec.json_text import JsonTextError, read_text
+from tricklaw.spec.outputs import check_output_file
 
+EXIT_OK = 0
+"""Exit status: the command did its work, and every check it made passed."""
+EXIT_FAILED = 1
+"""Exit status: a check failed (a divergence, a failed proof, a disagreement, a difference)."""
 EXIT_BAD_INPUT = 2
+"""Exit status: bad input or usage; one line ``tricklaw: error: ...`` names it."""
+EXIT_INTERNAL = 70
+"""Exit status: a defect in tricklaw (``EX_SOFTWARE``); one line names the exception."""
+EXIT_INTERRUPTED = 130
+"""Exit status: interrupted (Ctrl-C, ``SIGINT``: 128 + 2)."""
+EXIT_CODES = (
+    (EXIT_OK, "ok: the work is done and every check passed"),
+    (EXIT_FAILED, "a check failed: a divergence, a failing proof, a disagreement, a difference"),
+    (EXIT_BAD_INPUT, "bad input or usage: one line 'tricklaw: error: ...' names the field or rule"),
+    (EXIT_INTERNAL, "internal error in tricklaw (please report it): one line, no traceback"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+"""The exit-code table, the same for every command (``tricklaw --help``, the docs)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,8 +70,14 @@ def _make_game(args: argparse.Namespace) -> Game:
     ruleset = get_ruleset(args.ruleset)
     options: dict[str, Any] = preset_options(ruleset, getattr(args, "preset", None))
     options.update(parse_option_args(args.option or []))
-    if getattr(args, "rounds", None) is not None:
-        options["rounds"] = args.rounds
+    rounds = getattr(args, "rounds", None)
+    if rounds is not None:
+        given = options.get("rounds")
+        if given is not None and str(given).strip() != str(rounds):
+            raise OptionError(
+                f"--rounds {rounds} contradicts --option rounds={given}: give the number once"
+            )
+        options["rounds"] = rounds
     return ruleset.make_game(args.players, options)
 
 
@@ -163,6 +192,8 @@ def _print_game(state: State[Any]) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game with seeded random agents."""
     game = _make_game(args)
+    if args.record:
+        check_output_file(args.record, "--record", "the record")
     state = play_random_game(game, args.seed, args.max_rounds)
     if args.record:
         text = json.dumps(to_record(state, args.seed), indent=1)
@@ -192,7 +223,7 @@ def cmd_trick(args: argparse.Namespace) -> int:
     ruleset: Ruleset[Any] = game.ruleset
     tr.check_deck(game, ruleset.palette.parse_all(args.cards))
     cards = parse_trick(game, args.cards)
-    context = parse_context(ruleset, args.context or [])
+    context = parse_context(game, args.context or [])
     report = tr.build_report(game, cards, context)
     if args.json:
         _out(json.dumps(report.as_json()))
@@ -246,6 +277,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise TricklawError(f"--jobs must be at least 1, not {jobs}")
+    if args.json_path:
+        check_output_file(args.json_path, "--json", "the JSON report")
     scope = Scope(
         args.ruleset,
         args.players,
@@ -264,10 +297,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a JSON record, checking every recorded result."""
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise TricklawError(f"cannot read {args.record}: {exc.strerror}") from None
+        text = read_text(args.record)
+    except JsonTextError as exc:
+        raise RecordError(f"{args.record}: {exc}") from None
     state = replay(loads_record(text))
     _out(
         f"record agrees with {state.game.ruleset.id}: {len(state.history)} rounds, "
@@ -307,7 +339,13 @@ def _cores() -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tricklaw`` command."""
-    parser = _Parser(prog="tricklaw", description="The rules lawyer for trick-taking card games.")
+    parser = _Parser(
+        prog="tricklaw",
+        description="The rules lawyer for trick-taking card games.",
+        epilog="exit status (every command):\n"
+        + "\n".join(f"  {code:<4} {meaning}" for code, meaning in EXIT_CODES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -458,16 +496,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_seed(args)
         status: int = args.func(args)
         return status
+    except CheckFailedError as exc:
+        sys.stderr.write(f"tricklaw: failed: {clip(str(exc))}\n")
+        return EXIT_FAILED
     except TricklawError as exc:
-        sys.stderr.write(f"tricklaw: error: {exc}\n")
+        sys.stderr.write(f"tricklaw: error: {clip(str(exc))}\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         sys.stderr.write("tricklaw: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except Exception as exc:  # never a traceback: report the defect in one line
         sys.stderr.write(
-            f"tricklaw: internal error (please report it): {type(exc).__name__}: {exc}\n"
+            f"tricklaw: internal error (please report it): {clip(f'{type(exc).__name__}: {exc}')}\n"
         )
-        return 70
+        return EXIT_INTERNAL

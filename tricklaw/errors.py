@@ -7,8 +7,10 @@ catch them.
 
 from tricklaw.spec.errors import (
     CardError,
+    CheckFailedError,
     IllegalActionError,
     OptionError,
+    RecordDivergesError,
     RecordError,
     SpecError,
     TricklawError,
@@ -16,8 +18,10 @@ from tricklaw.spec.errors import (
 
 __all__ = [
     "CardError",
+    "CheckFailedError",
     "IllegalActionError",
     "OptionError",
+    "RecordDivergesError",
     "RecordError",
     "SpecError",
     "TricklawError",

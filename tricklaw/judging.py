@@ -46,23 +46,34 @@ def parse_trick(game: Game, texts: Sequence[str]) -> list[Card]:
     return cards
 
 
-def check_context(ruleset: Ruleset[Any], context: Mapping[str, str]) -> dict[str, str]:
+def check_context(game: Game, context: Mapping[str, str]) -> dict[str, str]:
     """``context`` checked against the ruleset's trick context names (Hund: powers,
-    designation, sets); raises TricklawError naming an unknown one."""
+    designation, sets), then by the game's own rules for them
+    (:meth:`~tricklaw.model.ruleset.Ruleset.check_trick_context`); raises TricklawError
+    naming an unknown name or a value no round of ``game`` can have."""
+    ruleset: Ruleset[Any] = game.ruleset
     known = dict(ruleset.trick_context)
     for name in context:
         if name not in known:
             names = ", ".join(known) or "none"
             raise TricklawError(f"{ruleset.id}: unknown trick context {name!r} (context: {names})")
+    ruleset.check_trick_context(game, context)
     return dict(context)
 
 
-def parse_context(ruleset: Ruleset[Any], args: Sequence[str]) -> dict[str, str]:
-    """``name=value`` pairs (the ``trick --context`` flag), checked by :func:`check_context`."""
+def parse_context(game: Game, args: Sequence[str]) -> dict[str, str]:
+    """``name=value`` pairs (the ``trick --context`` flag), each name at most once, checked
+    by :func:`check_context` (the game's own checks of the values run when it judges)."""
+    ruleset: Ruleset[Any] = game.ruleset
     context: dict[str, str] = {}
     for arg in args:
         name, sep, value = arg.partition("=")
         if not sep:
             raise TricklawError(f"{ruleset.id}: --context {arg!r} is not name=value")
+        if name in context:
+            raise TricklawError(
+                f"{ruleset.id}: trick context {name!r} is given twice "
+                f"({name}={context[name]}, {name}={value}): give it once"
+            )
         context[name] = value
-    return check_context(ruleset, context)
+    return check_context(game, context)

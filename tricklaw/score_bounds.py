@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_file, check_output_folder
 from tricklaw.spec.proved_bounds import PATH
 
 
@@ -51,6 +52,8 @@ def cmd_bounds(args: argparse.Namespace) -> int:
         return 0
     if target is None:
         raise TricklawError("no spec/ folder here: run from the repository root or give --out FILE")
+    check_output_folder(target.parent, "--out")
+    check_output_file(str(target), "--out", "the bounds")
     text = artifact.generate(ids)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,10 @@
 """A JSON game record, checked: validated by its schema, then replayed event by event.
 
-A record (``spec/record.schema.json``) is one document and is read whole: it is
-validated against the record schema first (the first field that breaks it makes the
-record unreadable), then each round is replayed through the :class:`Checker`: the round
+A record (``spec/record.schema.json``) is one document and is read whole; its top level
+is validated against the record schema first and each round just before it is replayed
+(the first field that breaks it makes the record unreadable; a long record is not
+validated whole before a divergence in an early round is seen), and each round is
+replayed through the :class:`Checker`: the round
 begins with its deal, each action is applied, the recorded tricks are compared as the
 actions complete them, then the round's scores and facts; last the totals, winners and
 whether the game is complete.
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tricklaw.model.record import loads_record, record_problem
+from tricklaw.model.record import loads_record, record_problem, round_problem
 from tricklaw.model.replay.checker import Checker, game_of, verdict
 from tricklaw.model.replay.verdict import (
     AGREES,
@@ -30,7 +32,7 @@ from tricklaw.model.replay.verdict import (
 )
 from tricklaw.model.schemas import integral
 from tricklaw.model.state import State
-from tricklaw.spec.errors import RecordError
+from tricklaw.spec.errors import RecordDivergesError, RecordError
 
 Emit = Callable[[dict[str, Any]], None]
 """Receives each event once it is checked, as a JSON Lines log object."""
@@ -50,6 +52,8 @@ def replay(record: Any) -> State[Any]:
     :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
     record stops at the end of a round with no seed to deal the next."""
     found, checker = _replayed(record, True, None)
+    if found.status == DIVERGES:
+        raise RecordDivergesError(found.message)
     if found.status != AGREES:
         raise RecordError(found.message)
     assert checker is not None and checker.state is not None
@@ -63,6 +67,11 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
     checker: Checker | None = None
     path = ""
     try:
+        # The top level first, each round as it comes: a record is read up to its first
+        # problem, not validated whole before a divergence in an early round is seen.
+        rounds = record.get("rounds") if isinstance(record, dict) else None
+        if isinstance(rounds, list):
+            record = {**record, "rounds": []}
         problem = record_problem(record)
         if problem is not None:
             path = problem[0]
@@ -83,8 +92,13 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
                 }
             )
         running = [0] * game.seats
-        for r_index, rnd in enumerate(record["rounds"]):
+        for r_index, raw in enumerate(rounds or ()):
             path = f"rounds[{r_index}]"
+            problem = round_problem(raw, r_index)
+            if problem is not None:
+                path = problem[0]
+                raise UnreadableError(problem[1])
+            rnd = integral(raw)
             start = {k: rnd[k] for k in ("dealer", "seating") if k in rnd}
             checker.begin_round(rnd.get("index", r_index), rnd["deal"], start, path)
             if emit is not None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.errors import TricklawError, clip
 
 AGREES, DIVERGES, UNREADABLE = "agrees", "diverges", "unreadable"
 EXIT_STATUS = {AGREES: 0, DIVERGES: 1, UNREADABLE: 2}
@@ -66,7 +66,7 @@ class Verdict:
                 if value is not None:
                     place.append(f"{name} {value}")
         text = f"{', '.join(place)}: {self.problem}" if place else self.problem
-        return " ".join(text.split())
+        return clip(" ".join(text.split()))
 
     def as_json(self) -> dict[str, Any]:
         """The verdict as the ``--json`` object."""

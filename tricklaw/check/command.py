@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any, TextIO
 
@@ -19,6 +18,7 @@ from tricklaw.check.reading import check_path
 from tricklaw.model.replay.records import Emit
 from tricklaw.model.replay.verdict import UNREADABLE
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_file
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -26,9 +26,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     out: TextIO | None = None
     emit: Emit | None = None
     if args.convert:
-        both = os.path.exists(args.convert) and os.path.exists(args.record)
-        if both and os.path.samefile(args.convert, args.record):
-            raise TricklawError(f"check: --convert {args.convert} would overwrite the input")
+        check_output_file(args.convert, "check: --convert", "the log", [args.record])
         try:
             out = open(args.convert, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tricklaw.check.log_format import (
@@ -41,6 +41,7 @@ from tricklaw.model.replay.verdict import (
     Verdict,
     show,
 )
+from tricklaw.spec import json_text
 
 ACTION_LINE = re.compile(
     r'\{[ \t]*"seat"[ \t]*:[ \t]*(0|[1-9][0-9]?)[ \t]*,[ \t]*"action"[ \t]*:[ \t]*'
@@ -68,8 +69,10 @@ def check_lines(
     object once it is checked."""
     checker: Checker | None = None
     number = 0
+    cut = ""
+    rest = iter(lines)
     try:
-        for text in lines:
+        for text in rest:
             number += 1
             fast = _ACTION_LINES.get(text) or _action_line(text)
             if fast is not None and checker is not None and not checker.ended:
@@ -82,7 +85,13 @@ def check_lines(
                 continue
             if checker is not None and checker.ended:
                 raise UnreadableError("the log goes on after its totals line")
-            obj = _loads(text)
+            try:
+                obj = _loads(text)
+            except UnreadableError:
+                if checker is None or not _cut_off(text, rest):
+                    raise
+                cut = f"; line {number} stops mid-line (a log may stop anywhere): not checked"
+                break
             if checker is None:
                 checker = _header(obj, own_shuffle)
             elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
@@ -99,7 +108,14 @@ def check_lines(
         return verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
     if checker is None:
         return verdict(UNREADABLE, "the log is empty: it has no header line", None)
-    return verdict(AGREES, checker.summary(), checker)
+    return verdict(AGREES, checker.summary() + cut, checker)
+
+
+def _cut_off(text: str, rest: Iterator[str]) -> bool:
+    """Whether the unreadable line ``text`` is the log's last and has no line end: a log
+    cut off mid-line (a crash while it was written), which the docs allow (the game so far
+    is checked). ``rest`` is the lines after it; one more is read to tell."""
+    return not text.endswith(("\n", "\r")) and next(rest, None) is None
 
 
 def _header(obj: dict[str, Any], own_shuffle: bool) -> Checker:
@@ -170,15 +186,14 @@ def _loads(text: str) -> dict[str, Any]:
     try:  # the fast path: the usual line, a JSON object from its first character
         obj, end = _DECODE(text)
         if type(obj) is dict and (end == len(text) or text[end:].isspace()):
+            json_text.check_depth(text, obj)
             return obj
     except (ValueError, RecursionError):
-        pass  # json.loads below says what is wrong
+        pass  # json_text.loads below says what is wrong
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UnreadableError(f"not valid JSON: {exc.msg} at column {exc.colno}") from None
-    except RecursionError:
-        raise UnreadableError("not valid JSON: nested too deeply") from None
+        obj = json_text.loads(text)
+    except json_text.JsonTextError as exc:
+        raise UnreadableError(str(exc).replace("(line 1, column ", "(column ")) from None
     if not isinstance(obj, dict):
         raise UnreadableError(f"expected a JSON object, got {_short(obj)}")
     return obj

@@ -37,7 +37,10 @@ be ``null`` or absent. Each event is told by its key:
 * ``{"totals": [...]}`` ends the log, with optional ``winners`` and ``complete``.
 
 Round lines are required; every other line is optional, and the checker checks what the
-log gives. A log may stop anywhere: the game so far is checked. Every line must match
+log gives. A log may stop anywhere: the game so far is checked. That includes a log cut
+off mid-line (its writer crashed or is still writing): a last line without its line end
+that is not JSON is where the log stops, and the verdict says it was not checked; any
+other line that is not JSON makes the log unreadable. Every line must match
 the schema's definition of its kind (:data:`KINDS`); the first field that does not makes
 the log unreadable, with the schema's message.
 

@@ -40,7 +40,7 @@ def check_stream(stream: TextIO, *, own_shuffle: bool = False, emit: Emit | None
         return verdict(UNREADABLE, "the file is empty", None)
     try:
         head: Any = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, too deep, a number of too many digits
         head = None
     if isinstance(head, dict) and head.get("format") != RECORD_FORMAT:
         return _lines_then(blank, first, stream, own_shuffle, emit)

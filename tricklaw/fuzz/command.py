@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from tricklaw.fuzz.run import fuzz, replay_case
 from tricklaw.model.options import parse_option_args
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_folder, fresh_file
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -27,9 +29,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             f"disagrees: {outcome.disagreement.message} {list(outcome.disagreement.clauses)}\n"
         )
         return 1
-    for name, low in (("games", 1), ("timeout", 0)):
-        if getattr(args, name) is not None and getattr(args, name) < low:
-            raise TricklawError(f"fuzz: --{name} must be at least {low}")
+    if args.games is not None and args.games < 1:
+        raise TricklawError("fuzz: --games must be at least 1")
+    for name in ("timeout", "time"):
+        value = getattr(args, name)
+        if value is not None and not (value > 0 and math.isfinite(value)):  # 0 fails any engine
+            raise TricklawError(f"fuzz: --{name} must be more than 0 seconds, not {value:g}")
     if args.ruleset is not None:
         ruleset = get_ruleset(args.ruleset)
         if args.players is not None:
@@ -42,6 +47,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         get_ruleset(name).make_game(get_ruleset(name).player_counts[0], fixed)
     if not 0 <= args.seed < 2**64:
         raise TricklawError(f"fuzz: --seed {args.seed} is outside 0 .. 2**64-1")
+    out = Path(args.out)
+    check_output_folder(out, "fuzz: --out")
     run = fuzz(
         args.engine,
         rulesets=rulesets,
@@ -53,11 +60,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         keep_going=args.keep_going,
         timeout=args.timeout,
     )
-    out = Path(args.out)
-    for n, report in enumerate(run.failures, 1):
+    for report in run.failures:
         try:
             out.mkdir(parents=True, exist_ok=True)
-            path = out / f"fuzz-{n}.json"
+            path = fresh_file(out, "fuzz", ".json")  # never an earlier run's case
             path.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
         except OSError as exc:
             raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None

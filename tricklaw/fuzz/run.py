@@ -4,11 +4,9 @@ again."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tricklaw.fuzz.cases import Outcome
@@ -17,7 +15,9 @@ from tricklaw.fuzz.games import new_case
 from tricklaw.fuzz.play import play_case
 from tricklaw.fuzz.report import case_from_json, case_json
 from tricklaw.fuzz.shrink import shrink
+from tricklaw.spec import json_text
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.json_text import JsonTextError
 
 
 @dataclass(slots=True)
@@ -89,11 +89,9 @@ def fuzz(
 def replay_case(command: str, path: str, timeout: float = ENGINE_TIMEOUT) -> Outcome:
     """Play the case of a report file again on the engine."""
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError as exc:
-        raise TricklawError(f"fuzz: cannot read {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise TricklawError(f"fuzz: {path} is not JSON: {exc}") from None
+        data = json_text.loads(json_text.read_text(path))
+    except JsonTextError as exc:
+        raise TricklawError(f"fuzz: {path}: {exc}") from None
     case = case_from_json(data, path)
     engine = Engine(command, timeout)
     try:

@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     from tricklaw.model.rulesets import get_ruleset
     from tricklaw.mutation.mutants import repo_root, ruleset_files
     from tricklaw.plugins import load_plugins
+    from tricklaw.spec.errors import TricklawError
+    from tricklaw.spec.outputs import check_output_file
 
     load_plugins()
     p = argparse.ArgumentParser(prog="python -m tricklaw.mutation", description=__doc__)
@@ -65,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{m.id}\t{m.description}")
         print(f"{len(chosen)} of {len(mutants)} mutants")
         return 0
+    if args.json_path:  # before hours of work, not after
+        try:
+            check_output_file(args.json_path, "--json", "the results")
+        except TricklawError as exc:
+            p.error(str(exc))
     settings = Settings(
         jobs=args.jobs,
         timeout_ms=args.timeout,

@@ -118,7 +118,7 @@ def _judge(oracle: Oracle, params: dict[str, Any]) -> Any:
     except TricklawError as exc:
         raise OracleError(INVALID_PARAMS, f"params.cards: {exc}", field="params.cards") from None
     try:
-        context = check_context(ruleset, params.get("context", {}))
+        context = check_context(game, params.get("context", {}))
         result = ruleset.judge_trick(game, cards, context)
     except TricklawError as exc:
         raise OracleError(

@@ -142,7 +142,7 @@ def judge(
     r: Ruleset[Any] = game.ruleset
     trick_report.check_deck(game, r.palette.parse_all(cards))
     parsed = parse_trick(game, cards)
-    ctx = check_context(r, {k: v for k, v in (context or {}).items() if v})
+    ctx = check_context(game, {k: v for k, v in (context or {}).items() if v})
     report = trick_report.build_report(game, parsed, ctx)
     return {
         "report": report.as_json(),

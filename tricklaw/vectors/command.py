@@ -9,6 +9,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from tricklaw.spec.outputs import check_output_folder
 from tricklaw.vectors.cases import VectorError
 from tricklaw.vectors.files import FOLDER, check, generate, write
 
@@ -33,6 +34,7 @@ def cmd_vectors(args: argparse.Namespace) -> int:
         return 0
     if out is None:
         raise VectorError("no spec/ folder here: run from the repository root or give --out DIR")
+    check_output_folder(out / FOLDER, "--out")
     files = write(out)
     size = sum(len(t.encode("utf-8")) for t in files.values())
     sys.stdout.write(f"wrote {len(files)} files ({size} bytes) to {out / FOLDER}\n")

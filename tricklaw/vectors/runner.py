@@ -16,6 +16,8 @@ from tricklaw.model.record import record_schema
 from tricklaw.model.replay.records import replay
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
+from tricklaw.spec import json_text
+from tricklaw.spec.json_text import JsonTextError
 from tricklaw.vectors.cases import Json, VectorError
 from tricklaw.vectors.deals import run_deal
 from tricklaw.vectors.files import FOLDER
@@ -41,9 +43,9 @@ def load(out: Path | None = None) -> dict[str, Json]:
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if item.name.endswith(".json"):
             try:
-                docs[item.name] = json.loads(item.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as exc:
-                raise VectorError(f"{item.name} is not valid JSON: {exc}") from None
+                docs[item.name] = json_text.loads(item.read_bytes())
+            except JsonTextError as exc:
+                raise VectorError(f"{item.name}: {exc}") from None
     return docs
 
 

@@ -234,6 +234,24 @@ def _run_units(
         return out
 
 
+def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
+    """Refuse a selection that matches no configuration (a run that would check nothing
+    for any player count yet pass): a player count no ruleset has, an option no ruleset
+    knows. Raises :class:`OptionError` naming the valid choices."""
+    if scope.players is not None and not any(scope.players in r.player_counts for r in rulesets):
+        counts = sorted({n for r in rulesets for n in r.player_counts})
+        raise OptionError(
+            f"--players {scope.players} matches no ruleset (player counts: "
+            f"{', '.join(map(str, counts))})"
+        )
+    known = {s.name for r in rulesets for s in r.option_specs}
+    for name in scope.options:
+        if name not in known:
+            raise OptionError(
+                f"unknown option {name!r}: no ruleset has it (options: {', '.join(sorted(known))})"
+            )
+
+
 def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
     """Every check and proof in ``scope``."""
     rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
@@ -244,6 +262,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             raise OptionError(f"{ruleset.id}: unknown option {unknown[0]!r}")
         if scope.ruleset and scope.players is not None:
             ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
+    _check_selection(scope, rulesets)
     directory = prepare(scope.smt2) if scope.smt2 else None
     progress("shuffle vectors")
     results = [shuffle_check()]

@@ -17,6 +17,7 @@ from tricklaw.model.cards import Card, build_deck, make_card
 from tricklaw.model.options import Options
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.rulesets.hund.context import check_context, read_context
 from tricklaw.model.rulesets.hund.options import OPTION_SPECS, Rules, compile_rules, rules_of
 from tricklaw.model.rulesets.hund.rules import (
     BASE_DESIGNATIONS,
@@ -40,7 +41,7 @@ from tricklaw.model.rulesets.hund.rules import (
 )
 from tricklaw.model.state import Deal, DealSource, Game, Phase, RoundLog, State
 from tricklaw.model.trick import TrickResult, follows
-from tricklaw.spec.errors import CardError, OptionError
+from tricklaw.spec.errors import CardError
 
 
 class Hund(Ruleset[Powers]):
@@ -364,6 +365,12 @@ class Hund(Ruleset[Powers]):
             (*result.facts, ("powers", assigned or "none")),
         )
 
+    def check_trick_context(self, game: Game, context: Mapping[str, str]) -> None:
+        """:func:`~tricklaw.model.rulesets.hund.context.check_context`: the powers, the
+        designated number or the sets, as a round of ``game`` can have them."""
+        deck = frozenset(self.deck(game.players, game.options))
+        check_context(context, rules_of(game), self.palette, deck)
+
     def trick_in_context(
         self, game: Game, cards: Sequence[Card], context: Mapping[str, str] | None = None
     ) -> tuple[TrickResult, tuple[int, ...]]:
@@ -375,19 +382,7 @@ class Hund(Ruleset[Powers]):
         this, not the naming of the powers: naming a symbolic suit would split every
         path five ways.)"""
         rules: Rules = rules_of(game)
-        ctx = dict(context or {})
-        try:
-            holders = tuple(
-                self.palette.letters.index(x.strip().upper())
-                for x in ctx.get("powers", "").split(",")
-                if x.strip()
-            )
-            number = int(ctx["designation"]) if "designation" in ctx else None
-            sets = tuple(
-                self.palette.parse_all(x for x in ctx.get("sets", "").split(",") if x.strip())
-            )
-        except (ValueError, CardError) as exc:
-            raise OptionError(f"hund trick context: {exc}") from None
+        number, sets, holders = read_context(context or {}, self.palette)
         powers = Powers("", number, sets, holders, -1, -1, ())
         for pos, card in enumerate(cards):
             if matches(card, powers, rules):
@@ -439,14 +434,7 @@ class Hund(Ruleset[Powers]):
     ) -> tuple[int, ...]:
         """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the piles, with the
         powers held at the round's end (``context['powers']``, as in a trick's context)."""
-        try:
-            holders = [
-                self.palette.letters.index(x.strip().upper())
-                for x in context.get("powers", "").split(",")
-                if x.strip()
-            ]
-        except ValueError as exc:
-            raise OptionError(f"hund score context: {exc}") from None
+        holders = list(read_context({"powers": context.get("powers", "")}, self.palette)[2])
         return round_score(piles, holders, rules_of(game), self._virtual(game))
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
