@@ -325,6 +325,7 @@ FAILING: dict[str, tuple[Callable[[dict[str, Path], Path], list[str]], int]] = {
     "check": (lambda f, t: ["check", str(_diverging(f, t))], 1),
     "diff": (lambda f, t: ["diff", "skat", "sticheln"], 2),
     "serve": (lambda f, t: ["serve", "--http", "-1"], 2),
+    "page": (lambda f, t: ["page", "build", str(f["record"])], 2),
     "fuzz": (lambda f, t: ["fuzz", "--engine", f"{sys.executable} {ENGINE} garbage",
                            "lowhigh", "-n", "3", "--games", "1", "--out", str(t)], 1),
 }

@@ -34,6 +34,7 @@ from typing import Any
 
 import tricklaw
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_folder
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -145,6 +146,15 @@ def cmd_page(args: argparse.Namespace) -> int:
     pyodide = Path(args.pyodide) if args.pyodide else None
     if pyodide is not None and not pyodide.is_dir():
         raise TricklawError(f"page: --pyodide {args.pyodide} is not a folder")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise TricklawError(f"page: OUT {args.out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "config.json").is_file():
+        raise TricklawError(
+            f"page: OUT {args.out} holds files that are not an earlier page build; "
+            "give a new or empty folder (nothing is overwritten)"
+        )
+    check_output_folder(out, "OUT")
     summary = build_page(Path(args.out), pyodide, args.docs_url)
     total = sum(summary["bytes"].values())
     print(f"page built in {summary['out']}: {len(summary['bytes'])} files, {total:,} bytes")
