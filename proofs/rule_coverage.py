@@ -47,6 +47,7 @@ MODEL_CHECKS = (
     "liveness-game",
     "liveness-round",
     "rule ",
+    "game-winner ",
 )
 """Prefixes of the obligations that run the model against a statement written from the
 clauses (an encoding, a relaxation, a worked example; ``liveness-game`` asks the model's

@@ -168,9 +168,11 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
     verify_calls: list[str] = []
     original = runner.verify
 
-    def no_verify(tree: Path, ruleset: str, s: Settings) -> tuple[str, list[dict[str, str]]]:
+    def no_verify(
+        tree: Path, ruleset: str, s: Settings, limit: float | None = None
+    ) -> tuple[str, list[dict[str, str]], str]:
         verify_calls.append(ruleset)
-        return SURVIVED, []
+        return SURVIVED, [], ""
 
     runner.verify = no_verify  # type: ignore[assignment]
     try:

@@ -21,6 +21,7 @@ from tricklaw.proofs import (
     equivalence_score,
     example_constraints,
     example_legality,
+    game_winner,
     liveness_checks,
     model_held,
     obligations,
@@ -72,6 +73,7 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
     ("readings, symmetries, the model in the relaxations", model_held.results),
+    ("game winner", game_winner.results),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
 add a step."""
