@@ -49,8 +49,8 @@ sys.path.insert(0, str(HERE))
 
 pytestmark = pytest.mark.skipif(
     not (repo_root() / "pyproject.toml").exists(),
-    reason="the mutation harness mutates the source tree: it needs the editable install"
-    " (pip install -e '.[test]'), and this one is not",
+    reason="the mutation harness mutates a source tree: the checkout of an editable install,"
+    " or (an installed, compiled package) TRICKLAW_SOURCE or the current folder; none here",
 )
 
 SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_SAMPLE", "6"))
