@@ -234,3 +234,16 @@ def test_the_summary_counts_kinds_and_the_strict_score() -> None:
     assert report["strict-score"] == 0.5
     assert report["kinds"] == {"model-exception": 1, "obligation": 1, "timeout": 1}
     assert len(report["survivors"]) == 1 and len(report["errors"]) == 1
+
+
+def test_a_documented_hollow_row_is_no_kill() -> None:
+    def row(status: str, expected: str = "") -> dict[str, str]:
+        return {"obligation": "tie-rule", "ruleset": "hund", "players": "3", "reading": "x"} | {
+            "status": status,
+            "expected": expected,
+        }
+
+    rows = [row("vacuous", "no tie can arise"), row("trivial", "one case"), row("pass")]
+    assert runner.failed_rows({"results": rows}) == []
+    bad = runner.failed_rows({"results": [*rows, row("vacuous"), row("unknown")]})
+    assert [r["status"] for r in bad] == ["vacuous", "unknown"]

@@ -23,7 +23,8 @@ timed first (:func:`baseline_verify`, which must also pass, else every mutant wo
 How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
 
 * ``obligation``: a row of verify's report failed (``fail``, ``unknown``, an
-  undocumented ``vacuous``); ``counterexample``: a row gave a counterexample; the row's
+  undocumented ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.obligations.fails`
+  decides); ``counterexample``: a row gave a counterexample; the row's
   obligation name is in :attr:`MutantResult.killed_by`;
 * ``check-exception``: verify died of a :class:`~tricklaw.spec.errors.TricklawError`,
   the error a check or the model's own consistency checks (deal checks, the replay,
@@ -65,6 +66,7 @@ from typing import Any
 
 from tricklaw.mutation.behaviour import differences
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
+from tricklaw.proofs.statuses import BAD, HOLLOW
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -94,8 +96,9 @@ LIMIT_FACTOR = 3.0
 LIMIT_SLACK = 60.0
 """A mutant's run is cut at ``LIMIT_FACTOR`` times the unmutated run plus this many
 seconds (:func:`time_limit`)."""
-FAILING = frozenset({"fail", "counterexample", "unknown"})
-"""verify's statuses that fail it (``tricklaw.verify.BAD``, plus ``vacuous`` when set)."""
+FAILING = BAD
+"""verify's statuses that fail it; a row of :data:`HOLLOW` fails it unless the row
+documents it as expected (``expected``, :func:`tricklaw.proofs.obligations.fails`)."""
 IGNORE = shutil.ignore_patterns(
     ".git", "docs", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "*.egg-info"
 )
@@ -264,6 +267,17 @@ def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
     return ERROR, f"verify's own code fell over: {line[-300:]} (at {where})"
 
 
+def failed_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The rows of a verify JSON report that fail it: a bad status, or a hollow one
+    (vacuous, trivial) the row does not document as expected."""
+    return [
+        {k: str(r[k]) for k in ("obligation", "ruleset", "players", "reading", "status")}
+        | {"detail": str(r.get("detail", ""))[:300]}
+        for r in report["results"]
+        if r["status"] in FAILING or (r["status"] in HOLLOW and not r.get("expected"))
+    ]
+
+
 def verify(
     tree: Path, ruleset: str, settings: Settings, limit: float | None = None
 ) -> tuple[str, list[dict[str, str]], str]:
@@ -280,13 +294,7 @@ def verify(
     except TimeoutError:
         return TIMEOUT, [], ""
     if out.exists():
-        report = json.loads(out.read_text(encoding="utf-8"))
-        failed = [
-            {k: str(r[k]) for k in ("obligation", "ruleset", "players", "reading", "status")}
-            | {"detail": str(r.get("detail", ""))[:300]}
-            for r in report["results"]
-            if r["status"] in FAILING or r["status"] == "vacuous"
-        ]
+        failed = failed_rows(json.loads(out.read_text(encoding="utf-8")))
         if failed or code != 0:
             first = failed[0]["status"] if failed else ""
             kind = "counterexample" if first == "counterexample" else "obligation"
