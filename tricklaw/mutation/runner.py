@@ -332,7 +332,7 @@ def run_mutant(
         problem = apply_patch(tree, mutant.patch)
         if problem is not None:
             return MutantResult(mutant.id, mutant.description, NOT_APPLIED, witness=(problem,))
-        scope = affected(mutant, files, list(baseline))
+        scope = [rid for rid in affected(mutant, files, list(baseline)) if rid in baseline]
         got = behaviour(tree, scope, settings)
         if isinstance(got, str):
             changed, witness = scope, [got]
