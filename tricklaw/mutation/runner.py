@@ -9,7 +9,7 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    compare with the unmutated model's fingerprint. No difference: ``equivalent`` (no
    behaviour change on any legal input tried; verify is not asked unless
    ``verify_equivalent``). A difference is the mutant's witness;
-3. run ``python -m tricklaw verify RULESET --jobs N --json ...`` on the copy for each
+3. run ``tricklaw verify RULESET --jobs N --json ...`` (:data:`VERIFY`) on the copy for each
    ruleset whose behaviour changed, until one fails: ``killed``, ``survived``,
    ``timeout`` or ``error``.
 
@@ -186,7 +186,7 @@ def _call(command: list[str], tree: Path, settings: Settings, limit: float) -> t
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise TimeoutError(command[2]) from None
+        raise TimeoutError(" ".join(command[-8:])) from None
     finally:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # worker processes left behind by a crash
@@ -267,6 +267,15 @@ def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
     return ERROR, f"verify's own code fell over: {line[-300:]} (at {where})"
 
 
+VERIFY = (
+    "import sys; from tricklaw.plugins import load_plugins; from tricklaw.cli import "
+    "build_parser; load_plugins(); a = build_parser().parse_args(sys.argv[1:]); "
+    "sys.exit(a.func(a))"
+)
+"""``tricklaw verify`` as the command line runs it, less its last-resort handler (which
+prints an error in one line): a crash leaves its whole traceback for :func:`crash_kind`."""
+
+
 def failed_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     """The rows of a verify JSON report that fail it: a bad status, or a hollow one
     (vacuous, trivial) the row does not document as expected."""
@@ -285,7 +294,7 @@ def verify(
     limit): (KILLED, failures, kind), (SURVIVED, [], ""), (TIMEOUT, [], "") or
     (ERROR, [crash], kind); a crash's kind is left to :func:`crash_kind` (``crash``)."""
     out = tree.parent / f"verify-{ruleset}.json"
-    command = [sys.executable, "-m", "tricklaw", "verify", ruleset, "--jobs", str(settings.jobs)]
+    command = [sys.executable, "-c", VERIFY, "verify", ruleset, "--jobs", str(settings.jobs)]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
     try:
         code, err = _call(
