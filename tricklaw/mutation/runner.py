@@ -311,7 +311,7 @@ def verify(
         return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]
     crash = {"obligation": "crash", "ruleset": ruleset, "status": "fail", "detail": tail}
-    return KILLED, [crash | {"stderr": err[-4000:]}], "crash"
+    return KILLED, [crash | {"stderr": err}], "crash"
 
 
 def affected(mutant: Mutant, files: Mapping[str, list[str]], every: Sequence[str]) -> list[str]:
