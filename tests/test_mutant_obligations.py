@@ -247,3 +247,15 @@ def test_a_documented_hollow_row_is_no_kill() -> None:
     assert runner.failed_rows({"results": rows}) == []
     bad = runner.failed_rows({"results": [*rows, row("vacuous"), row("unknown")]})
     assert [r["status"] for r in bad] == ["vacuous", "unknown"]
+
+
+def test_an_illegal_action_crosses_a_process_boundary() -> None:
+    """verify's workers pickle a check's exception to the parent; an error that does not
+    unpickle turned a detection into an unrelated ``TypeError`` there."""
+    import pickle
+
+    from tricklaw.spec.errors import IllegalActionError
+
+    again = pickle.loads(pickle.dumps(IllegalActionError("R3 is not playable", "LH-PLAY-2")))
+    assert isinstance(again, IllegalActionError) and again.clause == "LH-PLAY-2"
+    assert str(again) == "R3 is not playable [LH-PLAY-2]"
