@@ -37,10 +37,10 @@ How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
   limit is status ``timeout``, undecided, never a kill).
 
 Not kills (status ``error``, outside the score, listed): verify dying of an exception
-raised in verify's own code that is not a :class:`TricklawError` (verify fell over on
-the mutant's answer instead of reporting it: a weakness of verify, not a detection), or
-of a harness failure (an import or syntax error, a broken process pool, memory, no
-traceback at all).
+raised in verify's own code that is not a
+:class:`~tricklaw.spec.errors.TricklawError` (verify fell over on the mutant's answer
+instead of reporting it: a weakness of verify, not a detection), or of a harness failure
+(an import or syntax error, a broken process pool, memory, no traceback at all).
 
 The score is killed / (killed + survived + timeout); ``strict-score`` counts only kills
 by an obligation, a counterexample, a check's exception or a timeout (not the mutated
@@ -74,6 +74,7 @@ EQUIVALENT = "equivalent"
 NOT_APPLIED = "not-applied"
 TIMEOUT = "timeout"
 ERROR = "error"
+"""A run that ended in a harness failure or verify's own code falling over: no kill."""
 KINDS = ("obligation", "counterexample", "check-exception", "model-exception", "timeout")
 """The ways a mutant is killed (see the module docstring)."""
 STRICT_KINDS = frozenset({"obligation", "counterexample", "check-exception", "timeout"})
@@ -93,11 +94,12 @@ HARNESS_ERRORS = frozenset(
 )
 """Exceptions that say the harness failed, not that verify detected the mutant."""
 LIMIT_FACTOR = 3.0
+"""A mutant's run is cut at this many times the unmutated run's time, plus
+:data:`LIMIT_SLACK` (:func:`time_limit`)."""
 LIMIT_SLACK = 60.0
-"""A mutant's run is cut at ``LIMIT_FACTOR`` times the unmutated run plus this many
-seconds (:func:`time_limit`)."""
+"""Seconds added to a mutant's time limit (:func:`time_limit`)."""
 FAILING = BAD
-"""verify's statuses that fail it; a row of :data:`HOLLOW` fails it unless the row
+"""verify's statuses that fail it; a vacuous or trivial row fails it unless the row
 documents it as expected (``expected``, :func:`tricklaw.proofs.obligations.fails`)."""
 IGNORE = shutil.ignore_patterns(
     ".git", "docs", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "*.egg-info"
