@@ -259,3 +259,23 @@ def test_an_illegal_action_crosses_a_process_boundary() -> None:
     again = pickle.loads(pickle.dumps(IllegalActionError("R3 is not playable", "LH-PLAY-2")))
     assert isinstance(again, IllegalActionError) and again.clause == "LH-PLAY-2"
     assert str(again) == "R3 is not playable [LH-PLAY-2]"
+
+
+class NoMove(tiny.Tiny):
+    """Tiny in which no card is ever playable."""
+
+    def legal_actions(self, state: Any) -> tuple[int, ...]:
+        return ()
+
+
+def test_a_state_with_no_legal_action_is_reported_by_the_agents(registered: None) -> None:
+    """Before, the random agent died of ``below(0)`` inside whichever check walked the
+    game first (the tie detector), an error of verify's own code, not a detection."""
+    from tricklaw.model.agents import play_random_game, random_states
+    from tricklaw.spec.errors import TricklawError
+
+    game = NoMove().make_game(2)
+    with pytest.raises(TricklawError, match="seat 0 has no legal action in round 1"):
+        play_random_game(game, 1)
+    with pytest.raises(TricklawError, match="no legal action"):
+        list(random_states(game, 1, max_rounds=1))
