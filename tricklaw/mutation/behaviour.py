@@ -16,9 +16,9 @@ digest of everything the model answers for it:
   automatic seats): :meth:`Ruleset.judge_trick`;
 * **hands**: seeded hands and unfinished tricks of distinct deck cards:
   :meth:`Ruleset.playable`;
-* **endings**: seeded numbers of rounds played and totals (small totals, where ties for
-  the best are common, and large ones): :meth:`Ruleset.game_over` and
-  :meth:`Ruleset.winners`.
+* **endings**: seeded totals (small ones, where ties for the best are common, and large
+  ones): the first number of rounds after which :meth:`Ruleset.game_over` ends the
+  game (the only answers of it a game can show), and :meth:`Ruleset.winners`.
 
 Readings: every combination of the options with choices when there are at most
 :data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
@@ -125,16 +125,28 @@ def _hands(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
         yield f"hand {fmt(hand)} trick {fmt(trick)}", repr(answer)
 
 
+def _first_end(game: Game, totals: tuple[int, ...]) -> Any:
+    """The first number of rounds, 1 .. :data:`MAX_ROUNDS`, after which ``game_over``
+    says the game with ``totals`` ends (None: not within them). The model asks
+    ``game_over`` only once a round is complete, and stops at the first yes: an answer
+    for no rounds, or for rounds after the end, is no behaviour a game can show."""
+    for rounds in range(1, MAX_ROUNDS + 1):
+        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        if over is not False:
+            return rounds if over is True else f"{over} after {rounds} rounds"
+    return None
+
+
 def _endings(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
-    """The game's end and its winners on seeded totals: small ones, so that ties for the
-    best total are common (the ``game-tie`` readings), and large ones (target totals)."""
+    """The game's end (:func:`_first_end`) and its winners on seeded totals: small ones,
+    so that ties for the best total are common (the ``game-tie`` readings), and large
+    ones (target totals)."""
     for i in range(ENDINGS):
         spread = 3 if i % 2 else 200
         totals = tuple(rng.randrange(-spread, spread) for _ in range(game.seats))
-        rounds = rng.randrange(0, MAX_ROUNDS + 1)
-        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        over = _first_end(game, totals)
         won = _answer(game.ruleset.winners, game, totals)
-        yield f"end after {rounds} rounds with {totals}", repr((over, won))
+        yield f"end with {totals}", repr((over, won))
 
 
 def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
