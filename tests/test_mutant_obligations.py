@@ -199,6 +199,7 @@ Traceback (most recent call last):
         ("model/rulesets/lowhigh.py", "IndexError: tuple index out of range", "model-exception"),
         ("spec/errors.py", "tricklaw.spec.errors.SpecError: bad deal", "check-exception"),
         ("proofs/ties.py", "KeyError: 7", ERROR),
+        ("tricklaw/model/state.py", "ValueError: x not in tuple", "model-exception"),
         ("model/rulesets/lowhigh.py", "ModuleNotFoundError: No module named 'x'", ERROR),
     ],
 )

@@ -29,9 +29,10 @@ How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
 * ``check-exception``: verify died of a :class:`~tricklaw.spec.errors.TricklawError`,
   the error a check or the model's own consistency checks (deal checks, the replay,
   ``make_game``) raise;
-* ``model-exception``: verify died because the mutated code itself raised (the frame
-  that raised is in a file the mutant patched) on an input verify gave it: the model
-  crashes on a legal input, which verify's exit status and traceback report;
+* ``model-exception``: verify died because the model raised (the frame that raised is
+  in the model's folder or in a file the mutant patched, such as a plug-in's model) on
+  an input verify gave it: the mutated model crashes on a legal input, which verify's
+  exit status and traceback report;
 * ``timeout``: verify did not finish within :func:`time_limit`, while the unmutated run
   finished in at most a third of it (a cut run whose baseline is not well inside the
   limit is status ``timeout``, undecided, never a kill).
@@ -254,17 +255,20 @@ def _error_names() -> frozenset[str]:
 
 def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
     """(kind, what) of verify dying with stderr ``err`` on the copy ``tree`` where the
-    mutant patched the files ``patched``: ``check-exception``, ``model-exception``, or
+    mutant patched the files ``patched``: ``check-exception``, ``model-exception`` (raised in
+    the model's folder or a patched file), or
     ``error`` (verify's own code or the harness failed; see the module docstring)."""
     files, line = _first_traceback(err)
     name = line.split(":", 1)[0].rsplit(".", 1)[-1].strip()
     where = files[-1] if files else ""
-    mutated = {str((tree / f).resolve()) for f in patched} | {str(tree / f) for f in patched}
+    model = {str(tree / f) for f in patched}
+    model |= {str((tree / f).resolve()) for f in patched}
     if not files or name in HARNESS_ERRORS:
         return ERROR, f"harness: {line[-300:] or 'no traceback'}"
     if name in _error_names():
         return "check-exception", f"{line[-300:]} (at {where})"
-    if where in mutated or str(Path(where).resolve()) in mutated:
+    inside = [str(tree / "tricklaw" / "model"), str(tree / "model")]
+    if where in model or any(where.startswith(folder + "/") for folder in inside):
         return "model-exception", f"{line[-300:]} (at {where})"
     return ERROR, f"verify's own code fell over: {line[-300:]} (at {where})"
 
