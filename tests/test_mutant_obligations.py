@@ -280,3 +280,40 @@ def test_a_state_with_no_legal_action_is_reported_by_the_agents(registered: None
         play_random_game(game, 1)
     with pytest.raises(TricklawError, match="no legal action"):
         list(random_states(game, 1, max_rounds=1))
+
+
+@clause("LAST-D-GHOSTSEAT")
+def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_path: Path) -> None:
+    """The mutant the fingerprint first called equivalent (numeric options stayed at one
+    round): ``ghost-seat`` read the wrong way round moves the ghost from the second
+    round on."""
+    rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, TIMEOUT)
+    seat = [r for r in rows if r.obligation == "rule ghost-seat"]
+    assert [(r.reading, r.status) for r in seat] == [("ghost-seat=per-round", "pass")]
+    assert not [
+        r
+        for r in round_rule_checks.rule_results(get_ruleset("the-last"), 3, {}, 1)
+        if r.obligation == "rule ghost-seat"
+    ]
+    bad = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.the_last import ruleset as last
+        from tricklaw.proofs import round_rule_checks
+
+        real = last.TheLast.compile
+
+        def compile(self, options):
+            rules = real(self, options)
+            return type(rules)(rules.last_play_free, rules.ghost_first_legal,
+                               not rules.ghost_fixed, rules.unused_to_last_winner, rules.rounds)
+
+        last.TheLast.compile = compile
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, 30_000)
+        seat = [r for r in rows if r.obligation == "rule ghost-seat"]
+        print(json.dumps([[r.status, r.witness] for r in seat]))
+        """,
+    )
+    assert bad[0][0] == COUNTEREXAMPLE and bad[0][1]["inputs"]["index"] > 0
