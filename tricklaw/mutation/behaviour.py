@@ -22,8 +22,8 @@ digest of everything the model answers for it:
 
 Readings: every combination of the options with choices when there are at most
 :data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
-(the others at their defaults); and each numeric option once at another value
-(:func:`numeric_variants`). At every decision of a game, the actions
+(the others at their defaults); and all those again with each numeric option at another
+value (:func:`numeric_variants`). At every decision of a game, the actions
 :meth:`Ruleset.is_legal` accepts are recorded beside the legal ones.
 
 Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` (the runner does,
@@ -81,9 +81,9 @@ def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
 
 
 def numeric_variants(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
-    """One more reading per numeric option: its default plus :data:`NUMERIC_STEP`
-    (within its bounds), the other options at their defaults (a rule that only acts over
-    several rounds, or at another target, shows only there)."""
+    """One more value per numeric option: its default plus :data:`NUMERIC_STEP` (within
+    its bounds); the fingerprint takes each with every reading combination (a rule that
+    only acts over several rounds, or at another target, shows only there)."""
     out = []
     for s in ruleset.option_specs:
         if s.is_integer:
@@ -181,7 +181,8 @@ def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
     combination of ``ruleset`` (see the module docstring)."""
     out: dict[str, str] = {}
     for players in ruleset.player_counts:
-        for reading in readings(ruleset) + numeric_variants(ruleset):
+        combined = [{**r, **n} for n in numeric_variants(ruleset) for r in readings(ruleset)]
+        for reading in readings(ruleset) + combined:
             label = ",".join(f"{k}={v}" for k, v in reading.items()) or "defaults"
             where = f"{ruleset.id} {players}p [{label}]"
             try:
