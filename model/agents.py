@@ -3,7 +3,9 @@
 A random agent picks ``legal[rng.below(len(legal))]`` from the current
 player's legal actions in canonical order, drawing from
 :func:`tricklaw.model.rng.agent_rng` of the game seed, so a game is fully
-determined by (ruleset, players, options, seed) on every machine.
+determined by (ruleset, players, options, seed) on every machine. A state that is not
+over and offers its player no legal action breaks the rules' promise of progress: the
+agents raise :class:`~tricklaw.spec.errors.TricklawError` naming it (:func:`stuck`).
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from typing import Any
 
 from tricklaw.model.rng import SplitMix64, agent_rng
 from tricklaw.model.state import Game, Phase, State
+from tricklaw.spec.errors import TricklawError
+
+
+def stuck(state: State[Any]) -> TricklawError:
+    """The error for ``state``, not over, whose current player has no legal action."""
+    return TricklawError(
+        f"seat {state.current} has no legal action in round {state.info.index + 1}, "
+        f"after {len(state.tricks)} tricks, and the game is not over"
+    )
 
 
 def random_step(state: State[Any], rng: SplitMix64) -> State[Any]:
     """The state after a uniformly random legal action of the current player."""
     legal = state.legal_actions()
+    if not legal:
+        raise stuck(state)
     return state.apply_legal_action(legal[rng.below(len(legal))])
 
 
@@ -56,5 +69,7 @@ def play_random_game(game: Game, seed: int, max_rounds: int | None = None) -> St
         if max_rounds is not None and len(state.info.history) >= max_rounds:
             break
         legal = legal_actions(state)
+        if not legal:
+            raise stuck(state)
         state = apply(state, legal[below(len(legal))])
     return state

@@ -100,19 +100,21 @@ def rule_results(
 ) -> list[Result]:
     """``rule NAME`` for every round rule of ``ruleset`` at ``players`` and reading."""
     out = []
+    names = {s.name for s in ruleset.option_specs if s.choices}
     for rule in ROUND_RULES.get(ruleset.id, ()):
         if rule.players is not None and players not in rule.players:
             continue
         for readings in reading_combinations(ruleset, rule.readings, chosen):
             start = time.perf_counter()
-            game = ruleset.make_game(players, {**chosen, **readings})
+            game = ruleset.make_game(players, {**chosen, **rule.options, **readings})
             status, detail, witness, clauses = check_rule(rule, game, timeout_ms)
+            named = {**{k: v for k, v in rule.options.items() if k in names}, **readings}
             out.append(
                 Result(
                     f"rule {rule.name}",
                     ruleset.id,
                     str(players),
-                    ", ".join(f"{k}={v}" for k, v in readings.items()) or "default",
+                    ", ".join(f"{k}={v}" for k, v in named.items()) or "default",
                     status,
                     time.perf_counter() - start,
                     clauses,

@@ -15,7 +15,7 @@ none); each game's module in :mod:`tricklaw.proofs.encodings` registers its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
@@ -31,7 +31,8 @@ NONE = -1
 class RoundRule:
     """One rule of a finished round: its name, the options it reads, the player counts
     it applies at (None: all), the round's values it is stated over, the rule in Z3
-    relating them to the outcome, and the model's outcome for the round."""
+    relating them to the outcome, the model's outcome for the round, and the options the
+    sampled games are played under."""
 
     name: str
     readings: tuple[str, ...]
@@ -43,6 +44,10 @@ class RoundRule:
     """``(game, inputs as z3 Ints, outcome) -> the rule as tracked assertions``."""
     model: Callable[[Game, RoundLog], int]
     """The model's outcome for the round (:data:`NONE` for nobody)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Options the sampled games are played under, over the readings fixed for the run
+    (e.g. more rounds for a rule that acts from the second round on); a reading fixed
+    here is named in the row."""
 
 
 ROUND_RULES: Registry[tuple[RoundRule, ...]] = Registry("round rules", "tricklaw.proofs.encodings")

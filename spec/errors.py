@@ -29,7 +29,12 @@ class IllegalActionError(TricklawError):
 
     def __init__(self, message: str, clause: str) -> None:
         super().__init__(f"{message} [{clause}]")
+        self.message = message
         self.clause = clause
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str]]:
+        """Picklable (verify's worker processes send it to the parent)."""
+        return type(self), (self.message, self.clause)
 
 
 class RecordError(TricklawError):

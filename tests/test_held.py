@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from planted import run_planted
 
 from tricklaw.model import get_ruleset
 from tricklaw.model.cards import Card
 from tricklaw.model.rulesets import lowhigh
-from tricklaw.model.rulesets.hund import ruleset as hund_ruleset
-from tricklaw.model.rulesets.the_last import ruleset as last_ruleset
 from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
 from tricklaw.proofs import (
     declared_readings,
-    plain,
     round_rule_checks,
     rule_coverage,
     symmetries,
@@ -209,30 +208,34 @@ def test_the_model_rounds_lie_inside_lowhighs_relaxations() -> None:
     assert all("witnesses" in r.detail for r in found)
 
 
-@pytest.mark.skipif(
-    plain.compiled_install(),
-    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
-    " run with the editable install (pip install -e)",
-)
 @clause("LH-SCORE-2")
-def test_a_shifted_scoring_threshold_is_a_counterexample_naming_the_round(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_shifted_scoring_threshold_is_a_counterexample_naming_the_round(tmp_path: Path) -> None:
     """Face values for up to three cards of a colour instead of two: the bound is still
-    "proved" over the relaxation, but the model's rounds fall outside it."""
+    "proved" over the relaxation, but the model's rounds fall outside it. Planted in a
+    plain copy of the package (:mod:`planted`), so a compiled install sees it too."""
+    found = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets import lowhigh
+        from tricklaw.proofs.bounds import held
 
-    def score(cards: Sequence[Card]) -> int:
-        total = 0
-        for colour in {c >> 5 for c in cards}:
-            values = [c & 31 for c in cards if c >> 5 == colour]
-            total += sum(values) if len(values) <= 3 else len(values)
-        return total
+        def score(cards):
+            total = 0
+            for colour in {c >> 5 for c in cards}:
+                values = [c & 31 for c in cards if c >> 5 == colour]
+                total += sum(values) if len(values) <= 3 else len(values)
+            return total
 
-    monkeypatch.setattr(lowhigh, "score", score)
-    found = held.held_results(get_ruleset("lowhigh"), 3, {}, TIMEOUT)
-    assert all(r.status == COUNTEREXAMPLE for r in found), found
-    assert "seed" in found[0].witness["round"]
-    assert "outside" in found[0].detail
+        lowhigh.score = score
+        found = held.held_results(get_ruleset("lowhigh"), 3, {}, 30_000)
+        print(json.dumps([[r.status, r.detail, r.witness] for r in found]))
+        """,
+    )
+    assert found and all(status == COUNTEREXAMPLE for status, _, _ in found), found
+    assert "seed" in found[0][2]["round"]
+    assert "outside" in found[0][1]
 
 
 # --- part 4: the rules of a finished round, and who covers each rule function ------------
@@ -252,46 +255,56 @@ def test_hunds_lead_decider_is_the_rules_on_sampled_rounds() -> None:
         assert {"HUND-POWER-5", "HUND-GAP-6", "HUND-D-LEADTIE"} <= set(row.clauses)
 
 
-@pytest.mark.skipif(
-    plain.compiled_install(),
-    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
-    " run with the editable install (pip install -e)",
-)
 @clause("HUND-POWER-5")
-def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Under ``earliest``, the tied seat *last* in play order decides."""
-    real = hund_ruleset.lead_decider
+def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(tmp_path: Path) -> None:
+    """Under ``earliest``, the tied seat *last* in play order decides (planted in a plain
+    copy of the package, :mod:`planted`)."""
+    bad = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.hund import ruleset as hund_ruleset
+        from tricklaw.proofs import round_rule_checks
 
-    def reversed_tie(taken: Any, holders: Any, rules: Any, **kw: Any) -> int | None:
-        seating = kw["seating"]
-        flipped = {**kw, "seating": tuple(reversed(seating))}
-        return real(taken, holders, rules, **flipped)
+        real = hund_ruleset.lead_decider
 
-    monkeypatch.setattr(hund_ruleset, "lead_decider", reversed_tie)
-    rows = rule_rows("hund", 4)
-    bad = rows[("rule lead-decider", "lead-tie=earliest")]
-    assert bad.status == COUNTEREXAMPLE
-    assert "seed" in bad.witness["round"] and bad.witness["model"] != bad.witness["rule"]
+        def reversed_tie(taken, holders, rules, **kw):
+            flipped = {**kw, "seating": tuple(reversed(kw["seating"]))}
+            return real(taken, holders, rules, **flipped)
+
+        hund_ruleset.lead_decider = reversed_tie
+        rows = round_rule_checks.rule_results(get_ruleset("hund"), 4, {}, 30_000)
+        bad = [r for r in rows if (r.obligation, r.reading)
+               == ("rule lead-decider", "lead-tie=earliest")][0]
+        print(json.dumps([bad.status, bad.witness]))
+        """,
+    )
+    assert bad[0] == COUNTEREXAMPLE
+    assert "seed" in bad[1]["round"] and bad[1]["model"] != bad[1]["rule"]
 
 
-@pytest.mark.skipif(
-    plain.compiled_install(),
-    reason="plants a bug by monkeypatching the model, which compiled callers do not see;"
-    " run with the editable install (pip install -e)",
-)
 @clause("LAST-GHOST-6")
-def test_a_ghost_that_scores_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_ghost_that_scores_is_caught(tmp_path: Path) -> None:
     assert all(r.status == "pass" for r in rule_rows("the-last", 2).values())
-    real = last_ruleset.penalty
+    bad = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.the_last import ruleset as last_ruleset
+        from tricklaw.proofs import round_rule_checks
 
-    def scores(game: Game, taken: Sequence[tuple[Card, ...]]) -> tuple[int, ...]:
-        return tuple(real(cards) for cards in taken)  # the ghost's points counted
-
-    monkeypatch.setattr(last_ruleset, "_scores", scores)
-    bad = rule_rows("the-last", 2)[("rule ghost-score", "default")]
-    assert bad.status == COUNTEREXAMPLE and bad.witness["model"] != 0
+        real = last_ruleset.penalty
+        # the ghost's points counted
+        last_ruleset._scores = lambda game, taken: tuple(real(cards) for cards in taken)
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, 30_000)
+        bad = [r for r in rows if (r.obligation, r.reading)
+               == ("rule ghost-score", "default")][0]
+        print(json.dumps([bad.status, bad.witness]))
+        """,
+    )
+    assert bad[0] == COUNTEREXAMPLE and bad[1]["model"] != 0
 
 
 def test_rule_functions_are_listed_from_the_model_with_their_clauses() -> None:

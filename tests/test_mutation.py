@@ -49,8 +49,8 @@ sys.path.insert(0, str(HERE))
 
 pytestmark = pytest.mark.skipif(
     not (repo_root() / "pyproject.toml").exists(),
-    reason="the mutation harness mutates the source tree: it needs the editable install"
-    " (pip install -e '.[test]'), and this one is not",
+    reason="the mutation harness mutates a source tree: the checkout of an editable install,"
+    " or (an installed, compiled package) TRICKLAW_SOURCE or the current folder; none here",
 )
 
 SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_SAMPLE", "6"))
@@ -168,9 +168,11 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
     verify_calls: list[str] = []
     original = runner.verify
 
-    def no_verify(tree: Path, ruleset: str, s: Settings) -> tuple[str, list[dict[str, str]]]:
+    def no_verify(
+        tree: Path, ruleset: str, s: Settings, limit: float | None = None
+    ) -> tuple[str, list[dict[str, str]], str]:
         verify_calls.append(ruleset)
-        return SURVIVED, []
+        return SURVIVED, [], ""
 
     runner.verify = no_verify  # type: ignore[assignment]
     try:

@@ -346,6 +346,40 @@ def ghost_model(game: Game, log: RoundLog) -> int:
     return int(log.scores[game.seats - 1])
 
 
+GHOST_SEAT = MappingProxyType({"ghost-seat": "per-round", "rounds": "3"})
+"""The games the ghost's seat is checked on: several rounds (the seat can move from the
+second on), under the reading whose rule one round's values state."""
+
+
+def seat_inputs(game: Game, log: RoundLog) -> dict[str, int]:
+    """Where the ghost is seated from: the round's place in the game (``index``, from
+    0) and its first player, drawn for the round (``first``, LAST-LEAD-1)."""
+    assert log.first_leader is not None
+    return {"index": log.index, "first": log.first_leader}
+
+
+def seat_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
+    """The player at whose right the ghost pile lies (``out``, the one who plays right
+    after the ghost): the first player of the first trick (LAST-GHOST-1), of this round
+    under ``ghost-seat=per-round`` (LAST-D-GHOSTSEAT). The rule is checked under that
+    reading only (:data:`GHOST_SEAT`): under ``fixed`` a later round's answer is the
+    first round's draw, which one round's values do not hold."""
+    return [
+        Tracked("LAST-GHOST-1", z3.Implies(v["index"] == 0, out == v["first"])),
+        Tracked("LAST-D-GHOSTSEAT", z3.Implies(v["index"] > 0, out == v["first"])),
+    ]
+
+
+def seat_model(game: Game, log: RoundLog) -> int:
+    """The player the model seats right after the ghost in the round's play order."""
+    at = log.seating.index(game.seats - 1)
+    return int(log.seating[(at + 1) % len(log.seating)])
+
+
 ROUND_RULES.register(
-    "the-last", (RoundRule("ghost-score", (), (2,), ghost_inputs, ghost_rule, ghost_model),)
+    "the-last",
+    (
+        RoundRule("ghost-score", (), (2,), ghost_inputs, ghost_rule, ghost_model),
+        RoundRule("ghost-seat-rounds", (), (2,), seat_inputs, seat_rule, seat_model, GHOST_SEAT),
+    ),
 )

@@ -7,8 +7,11 @@
   (games, tricks, hands, every reading), which decides mechanically whether a mutant is
   equivalent;
 * :mod:`~tricklaw.mutation.runner`: each mutant in a copy of the source, its fingerprint
-  compared, then ``tricklaw verify`` on each ruleset it changed: killed (by which
-  obligation), survived, equivalent;
+  compared, then ``tricklaw verify`` on each ruleset it changed, every run under a hard
+  time limit set from the unmutated run (which must pass): killed (by which obligation,
+  and of which kind: a failed obligation, a counterexample, a check's exception, the
+  mutated code's own exception, a time-out), survived, equivalent, or a harness error
+  (outside the score);
 * ``python -m tricklaw.mutation``: the command (not part of the user CLI: it is a
   developer's measure of verify, it needs the source tree and ``patch``).
 

@@ -7,7 +7,9 @@ Examples::
     python -m tricklaw.mutation --mutants held-back.toml    # a mutant set (see mutants.py)
     python -m tricklaw.mutation --only lowhigh.judge.L73.cmp-boundary
 
-Exits 1 when a behaviour-changing mutant survives verify (or times out), else 0.
+Exits 1 when a behaviour-changing mutant survives verify (or times out undecided), or
+a run ends in a harness error, else 0. Every child process has a hard time limit (see
+:mod:`tricklaw.mutation.runner`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ruleset", help="only mutants of this ruleset's own files")
     p.add_argument("--jobs", "-j", type=int, default=2, help="verify's --jobs (default 2)")
     p.add_argument("--timeout", type=int, default=30_000, help="verify's --timeout in ms")
+    p.add_argument(
+        "--limit", type=float, default=600.0, help="hard time limit of each child run (s)"
+    )
     p.add_argument("--path", action="append", default=[], help="extra PYTHONPATH (plug-ins)")
     p.add_argument("--verify-equivalent", action="store_true", help="verify those too")
     p.add_argument("--json", dest="json_path", help="write the results as JSON")
@@ -75,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(
         jobs=args.jobs,
         timeout_ms=args.timeout,
+        verify_limit=args.limit,
+        behaviour_limit=args.limit,
         extra_path=tuple(args.path),
         verify_equivalent=args.verify_equivalent,
     )
@@ -82,17 +89,20 @@ def main(argv: list[str] | None = None) -> int:
     def show(r: object) -> None:
         d = asdict(r)  # type: ignore[call-overload]
         why = d["killed_by"][0]["obligation"] if d["killed_by"] else ""
-        print(f"{d['status']:<11} {d['seconds']:>6.1f}s {d['id']}  {why}", flush=True)
+        kind = f"[{d['kind']}] " if d["kind"] else ""
+        print(f"{d['status']:<11} {d['seconds']:>6.1f}s {d['id']}  {kind}{why}", flush=True)
 
     results = run(chosen, settings, progress=show)
     report = summary(results)
-    print(json.dumps({k: v for k, v in report.items() if k != "survivors"}))
+    print(json.dumps({k: v for k, v in report.items() if k not in {"survivors", "errors"}}))
     for s in report["survivors"]:
         print(f"SURVIVOR {s['id']}: {s['description']}; differs on {s['witness'][:1]}")
+    for e in report["errors"]:
+        print(f"ERROR {e['id']}: {e['killed_by'][0]['detail'] if e['killed_by'] else ''}")
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
             json.dump({**report, "results": [asdict(r) for r in results]}, fh, indent=1)
-    return 1 if report["survivors"] else 0
+    return 1 if report["survivors"] or report["errors"] else 0
 
 
 if __name__ == "__main__":

@@ -16,13 +16,15 @@ digest of everything the model answers for it:
   automatic seats): :meth:`Ruleset.judge_trick`;
 * **hands**: seeded hands and unfinished tricks of distinct deck cards:
   :meth:`Ruleset.playable`;
-* **endings**: seeded numbers of rounds played and totals (small totals, where ties for
-  the best are common, and large ones): :meth:`Ruleset.game_over` and
-  :meth:`Ruleset.winners`.
+* **endings**: seeded totals (small ones, where ties for the best are common, and large
+  ones): the first number of rounds after which :meth:`Ruleset.game_over` ends the
+  game (the only answers of it a game can show), and :meth:`Ruleset.winners`.
 
 Readings: every combination of the options with choices when there are at most
 :data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
-(the others at their defaults). Numeric options stay at their defaults.
+(the others at their defaults); and all those again with each numeric option at another
+value (:func:`numeric_variants`). At every decision of a game, the actions
+:meth:`Ruleset.is_legal` accepts are recorded beside the legal ones.
 
 Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` (the runner does,
 with the mutated copy of the source first on ``PYTHONPATH``).
@@ -38,6 +40,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tricklaw.model import actions
 from tricklaw.model.agents import random_states
 from tricklaw.model.record import to_record
 from tricklaw.model.ruleset import Ruleset
@@ -56,6 +59,8 @@ MAX_ROUNDS = 12
 """A game is followed for at most this many rounds (some readings need never end)."""
 MAX_COMBINATIONS = 24
 """Every combination of readings up to this many; beyond, one option at a time."""
+NUMERIC_STEP = 2
+"""A numeric option is also tried at its default plus this (:func:`numeric_variants`)."""
 
 
 def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
@@ -75,6 +80,19 @@ def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
     return out
 
 
+def numeric_variants(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
+    """One more value per numeric option: its default plus :data:`NUMERIC_STEP` (within
+    its bounds); the fingerprint takes each with every reading combination (a rule that
+    only acts over several rounds, or at another target, shows only there)."""
+    out = []
+    for s in ruleset.option_specs:
+        if s.is_integer:
+            value = min(s.maximum, int(s.default) + NUMERIC_STEP)
+            if value != s.default:
+                out.append({s.name: str(value)})
+    return out
+
+
 def _digest(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, default=repr)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
@@ -88,12 +106,21 @@ def _answer(fn: Any, *args: Any) -> Any:
         return f"raised {type(exc).__name__}"
 
 
+def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
+    """The actions :meth:`Ruleset.is_legal` accepts (the check a log's or an engine's
+    action meets) among the legal ones and a play of each card of the current hand."""
+    hand = state.hands[state.current] if state.current < len(state.hands) else ()
+    candidates = sorted({*legal, *(actions.play(card) for card in hand)})
+    return [a for a in candidates if _answer(game.ruleset.is_legal, state, a) is True]
+
+
 def _game(game: Game, seed: int) -> Any:
     trace: list[Any] = []
     try:
         for state in random_states(game, seed, max_rounds=MAX_ROUNDS):
             if not state.is_terminal():
-                trace.append((state.current, list(game.ruleset.legal_actions(state))))
+                legal = game.ruleset.legal_actions(state)
+                trace.append((state.current, list(legal), _accepted(game, state, legal)))
         return [trace, to_record(state, seed)]
     except Exception as exc:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
@@ -125,16 +152,28 @@ def _hands(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
         yield f"hand {fmt(hand)} trick {fmt(trick)}", repr(answer)
 
 
+def _first_end(game: Game, totals: tuple[int, ...]) -> Any:
+    """The first number of rounds, 1 .. :data:`MAX_ROUNDS`, after which ``game_over``
+    says the game with ``totals`` ends (None: not within them). The model asks
+    ``game_over`` only once a round is complete, and stops at the first yes: an answer
+    for no rounds, or for rounds after the end, is no behaviour a game can show."""
+    for rounds in range(1, MAX_ROUNDS + 1):
+        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        if over is not False:
+            return rounds if over is True else f"{over} after {rounds} rounds"
+    return None
+
+
 def _endings(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
-    """The game's end and its winners on seeded totals: small ones, so that ties for the
-    best total are common (the ``game-tie`` readings), and large ones (target totals)."""
+    """The game's end (:func:`_first_end`) and its winners on seeded totals: small ones,
+    so that ties for the best total are common (the ``game-tie`` readings), and large
+    ones (target totals)."""
     for i in range(ENDINGS):
         spread = 3 if i % 2 else 200
         totals = tuple(rng.randrange(-spread, spread) for _ in range(game.seats))
-        rounds = rng.randrange(0, MAX_ROUNDS + 1)
-        over = _answer(game.ruleset.game_over, game, rounds, totals)
+        over = _first_end(game, totals)
         won = _answer(game.ruleset.winners, game, totals)
-        yield f"end after {rounds} rounds with {totals}", repr((over, won))
+        yield f"end with {totals}", repr((over, won))
 
 
 def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
@@ -142,7 +181,8 @@ def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
     combination of ``ruleset`` (see the module docstring)."""
     out: dict[str, str] = {}
     for players in ruleset.player_counts:
-        for reading in readings(ruleset):
+        combined = [{**r, **n} for n in numeric_variants(ruleset) for r in readings(ruleset)]
+        for reading in readings(ruleset) + combined:
             label = ",".join(f"{k}={v}" for k, v in reading.items()) or "defaults"
             where = f"{ruleset.id} {players}p [{label}]"
             try:

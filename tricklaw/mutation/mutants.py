@@ -43,6 +43,7 @@ import ast
 import copy
 import difflib
 import importlib
+import os
 import sys
 import textwrap
 import tomllib
@@ -92,22 +93,51 @@ class Mutant:
     operator: str = ""
 
 
+def _checkout(folder: Path) -> bool:
+    """Whether ``folder`` is a tricklaw source tree (its ``pyproject.toml`` and the
+    package folder's sources)."""
+    return (folder / "pyproject.toml").is_file() and (folder / "tricklaw" / "__init__.py").is_file()
+
+
 def repo_root() -> Path:
-    """The repository the model is imported from (the folder holding ``tricklaw/``)."""
+    """The source tree the mutants are planted in: the folder holding the imported
+    ``tricklaw/`` when that is a checkout (an editable install); else (an installed,
+    perhaps compiled, package) the checkout named by ``TRICKLAW_SOURCE`` or the current
+    folder. The mutated copies run wholly interpreted from that tree's ``.py`` sources;
+    without a checkout, the installed package's folder (the tests then skip)."""
     import tricklaw
 
-    return Path(tricklaw.__file__).resolve().parent.parent
+    installed = Path(tricklaw.__file__).resolve().parent.parent
+    if _checkout(installed):
+        return installed
+    for candidate in (os.environ.get("TRICKLAW_SOURCE"), os.getcwd()):
+        if candidate and _checkout(Path(candidate).resolve()):
+            return Path(candidate).resolve()
+    return installed
 
 
 def _module_file(name: str, root: Path) -> str | None:
+    """The repository path of module ``name``'s source under ``root``: its own file,
+    or (a compiled module, or one imported from elsewhere) the ``.py`` source the
+    module's name gives in ``root``."""
     module = sys.modules.get(name) or importlib.import_module(name)
     path = Path(getattr(module, "__file__", "") or "").resolve()
-    if path.suffix != ".py":
-        return None
+    if path.suffix != ".py" or not path.is_relative_to(root):
+        base = root.joinpath(*name.split("."))
+        found = [f for f in (base.with_suffix(".py"), base / "__init__.py") if f.is_file()]
+        if not found:
+            return None
+        path = found[0].resolve()
     try:
         return str(path.relative_to(root))
     except ValueError:
         return None
+
+
+def _package_folder(package: str, root: Path) -> Path | None:
+    """The folder of ``package``'s sources under ``root`` (see :func:`_module_file`)."""
+    found = _module_file(package, root)
+    return (root / found).parent if found and found.endswith("__init__.py") else None
 
 
 def ruleset_files(ruleset: Any, root: Path | None = None) -> list[str]:
@@ -119,10 +149,10 @@ def ruleset_files(ruleset: Any, root: Path | None = None) -> list[str]:
     package = name.rpartition(".")[0]
     parent = sys.modules.get(package)
     own_package = package.startswith(RULESETS.package + ".")  # a plug-in: its model module
-    if parent is None or not getattr(parent, "__path__", None) or not own_package:
+    folder = _package_folder(package, root) if own_package and parent is not None else None
+    if parent is None or not getattr(parent, "__path__", None) or folder is None:
         found = _module_file(name, root)
         return [found] if found else []
-    folder = Path(parent.__file__ or "").resolve().parent
     out = []
     for path in sorted(folder.glob("*.py")):  # a plug-in outside the repository: none
         if path.resolve().is_relative_to(root):

@@ -9,12 +9,44 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    compare with the unmutated model's fingerprint. No difference: ``equivalent`` (no
    behaviour change on any legal input tried; verify is not asked unless
    ``verify_equivalent``). A difference is the mutant's witness;
-3. run ``python -m tricklaw verify RULESET --jobs N --json ...`` on the copy for each
-   ruleset whose behaviour changed, until one fails: ``killed`` (with the obligations that
-   failed, or ``crash`` when verify itself died), ``survived``, or ``timeout``.
+3. run ``tricklaw verify RULESET --jobs N --json ...`` (:data:`VERIFY`) on the copy for each
+   ruleset whose behaviour changed, until one fails: ``killed``, ``survived``,
+   ``timeout`` or ``error``.
 
-The score is killed / (killed + survived + timeout): verify alone must kill every mutant
-that changes a rule's behaviour.
+Every child process has a hard time limit, so that the harness always ends (a mutant
+whose game never ends, or a loop that never stops): the unmutated model's own runs are
+timed first (:func:`baseline_verify`, which must also pass, else every mutant would be
+"killed" by a failure that is not its own), and a mutant's run is cut at
+:func:`time_limit` (:data:`LIMIT_FACTOR` times the unmutated run plus
+:data:`LIMIT_SLACK`, at most ``Settings.verify_limit``).
+
+How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
+
+* ``obligation``: a row of verify's report failed (``fail``, ``unknown``, an
+  undocumented ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.obligations.fails`
+  decides); ``counterexample``: a row gave a counterexample; the row's
+  obligation name is in :attr:`MutantResult.killed_by`;
+* ``check-exception``: verify died of a :class:`~tricklaw.spec.errors.TricklawError`,
+  the error a check or the model's own consistency checks (deal checks, the replay,
+  ``make_game``) raise;
+* ``model-exception``: verify died because the model raised (the frame that raised is
+  in the model's folder or in a file the mutant patched, such as a plug-in's model) on
+  an input verify gave it: the mutated model crashes on a legal input, which verify's
+  exit status and traceback report;
+* ``timeout``: verify did not finish within :func:`time_limit`, while the unmutated run
+  finished in at most a third of it (a cut run whose baseline is not well inside the
+  limit is status ``timeout``, undecided, never a kill).
+
+Not kills (status ``error``, outside the score, listed): verify dying of an exception
+raised in verify's own code that is not a
+:class:`~tricklaw.spec.errors.TricklawError` (verify fell over on the mutant's answer
+instead of reporting it: a weakness of verify, not a detection), or of a harness failure
+(an import or syntax error, a broken process pool, memory, no traceback at all).
+
+The score is killed / (killed + survived + timeout); ``strict-score`` counts only kills
+by an obligation, a counterexample, a check's exception or a timeout (not the mutated
+code's own exceptions). verify alone must kill every mutant that changes a rule's
+behaviour.
 """
 
 from __future__ import annotations
@@ -35,14 +67,41 @@ from typing import Any
 
 from tricklaw.mutation.behaviour import differences
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
+from tricklaw.proofs.statuses import BAD, HOLLOW
 
 KILLED = "killed"
 SURVIVED = "survived"
 EQUIVALENT = "equivalent"
 NOT_APPLIED = "not-applied"
 TIMEOUT = "timeout"
-FAILING = frozenset({"fail", "counterexample", "unknown"})
-"""verify's statuses that fail it (``tricklaw.verify.BAD``, plus ``vacuous`` when set)."""
+ERROR = "error"
+"""A run that ended in a harness failure or verify's own code falling over: no kill."""
+KINDS = ("obligation", "counterexample", "check-exception", "model-exception", "timeout")
+"""The ways a mutant is killed (see the module docstring)."""
+STRICT_KINDS = frozenset({"obligation", "counterexample", "check-exception", "timeout"})
+"""The kinds the strict score counts: not the mutated code's own exceptions."""
+HARNESS_ERRORS = frozenset(
+    {
+        "ImportError",
+        "ModuleNotFoundError",
+        "SyntaxError",
+        "IndentationError",
+        "MemoryError",
+        "OSError",
+        "KeyboardInterrupt",
+        "BrokenProcessPool",
+        "PicklingError",
+    }
+)
+"""Exceptions that say the harness failed, not that verify detected the mutant."""
+LIMIT_FACTOR = 3.0
+"""A mutant's run is cut at this many times the unmutated run's time, plus
+:data:`LIMIT_SLACK` (:func:`time_limit`)."""
+LIMIT_SLACK = 60.0
+"""Seconds added to a mutant's time limit (:func:`time_limit`)."""
+FAILING = BAD
+"""verify's statuses that fail it; a vacuous or trivial row fails it unless the row
+documents it as expected (``expected``, :func:`tricklaw.proofs.obligations.fails`)."""
 IGNORE = shutil.ignore_patterns(
     ".git", "docs", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "*.egg-info"
 )
@@ -64,6 +123,8 @@ class MutantResult:
     detail), or a ``crash`` entry."""
     seconds: float = 0.0
     verify_seconds: dict[str, float] = field(default_factory=dict)
+    kind: str = ""
+    """How a killed mutant was killed (:data:`KINDS`); for ``error``, what failed."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +189,7 @@ def _call(command: list[str], tree: Path, settings: Settings, limit: float) -> t
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise TimeoutError(command[2]) from None
+        raise TimeoutError(" ".join(command[-8:])) from None
     finally:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # worker processes left behind by a crash
@@ -151,29 +212,112 @@ def behaviour(
     return data
 
 
-def verify(tree: Path, ruleset: str, settings: Settings) -> tuple[str, list[dict[str, str]]]:
-    """verify on ``ruleset`` in ``tree``: (KILLED, failures), (SURVIVED, []) or
-    (TIMEOUT, [])."""
+def time_limit(baseline: float, settings: Settings) -> float:
+    """The time limit of a mutant's run whose unmutated run took ``baseline`` seconds:
+    :data:`LIMIT_FACTOR` times it plus :data:`LIMIT_SLACK`, at most the settings' limit."""
+    return min(settings.verify_limit, LIMIT_FACTOR * baseline + LIMIT_SLACK)
+
+
+def timeout_is_kill(baseline: float, limit: float) -> bool:
+    """A run cut at ``limit`` counts as a kill only when the unmutated run finished well
+    inside it (in at most a third of it)."""
+    return baseline * LIMIT_FACTOR <= limit
+
+
+def _first_traceback(err: str) -> tuple[list[str], str]:
+    """The files of the frames, innermost last, and the exception line of the first
+    traceback in ``err`` (a worker's remote traceback comes first: the cause)."""
+    lines = err.splitlines()
+    try:
+        at = next(i for i, line in enumerate(lines) if line.startswith("Traceback ("))
+    except StopIteration:
+        return [], (lines[-1].strip() if lines else "")
+    files: list[str] = []
+    for line in lines[at + 1 :]:
+        stripped = line.strip()
+        if stripped.startswith('File "'):
+            files.append(stripped[6:].split('"', 1)[0])
+        elif line and not line.startswith(" ") and not stripped.startswith("^"):
+            return files, stripped
+    return files, ""
+
+
+def _error_names() -> frozenset[str]:
+    from tricklaw.spec.errors import TricklawError
+
+    names, todo = set(), [TricklawError]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return frozenset(names)
+
+
+def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
+    """(kind, what) of verify dying with stderr ``err`` on the copy ``tree`` where the
+    mutant patched the files ``patched``: ``check-exception``, ``model-exception`` (raised in
+    the model's folder or a patched file), or
+    ``error`` (verify's own code or the harness failed; see the module docstring)."""
+    files, line = _first_traceback(err)
+    name = line.split(":", 1)[0].rsplit(".", 1)[-1].strip()
+    where = files[-1] if files else ""
+    model = {str(tree / f) for f in patched}
+    model |= {str((tree / f).resolve()) for f in patched}
+    if not files or name in HARNESS_ERRORS:
+        return ERROR, f"harness: {line[-300:] or 'no traceback'}"
+    if name in _error_names():
+        return "check-exception", f"{line[-300:]} (at {where})"
+    inside = [str(tree / "tricklaw" / "model"), str(tree / "model")]
+    if where in model or any(where.startswith(folder + "/") for folder in inside):
+        return "model-exception", f"{line[-300:]} (at {where})"
+    return ERROR, f"verify's own code fell over: {line[-300:]} (at {where})"
+
+
+VERIFY = (
+    "import sys; from tricklaw.plugins import load_plugins; from tricklaw.cli import "
+    "build_parser; load_plugins(); a = build_parser().parse_args(sys.argv[1:]); "
+    "sys.exit(a.func(a))"
+)
+"""``tricklaw verify`` as the command line runs it, less its last-resort handler (which
+prints an error in one line): a crash leaves its whole traceback for :func:`crash_kind`."""
+
+
+def failed_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The rows of a verify JSON report that fail it: a bad status, or a hollow one
+    (vacuous, trivial) the row does not document as expected."""
+    return [
+        {k: str(r[k]) for k in ("obligation", "ruleset", "players", "reading", "status")}
+        | {"detail": str(r.get("detail", ""))[:300]}
+        for r in report["results"]
+        if r["status"] in FAILING or (r["status"] in HOLLOW and not r.get("expected"))
+    ]
+
+
+def verify(
+    tree: Path, ruleset: str, settings: Settings, limit: float | None = None
+) -> tuple[str, list[dict[str, str]], str]:
+    """verify on ``ruleset`` in ``tree``, cut at ``limit`` seconds (default the settings'
+    limit): (KILLED, failures, kind), (SURVIVED, [], ""), (TIMEOUT, [], "") or
+    (ERROR, [crash], kind); a crash's kind is left to :func:`crash_kind` (``crash``)."""
     out = tree.parent / f"verify-{ruleset}.json"
-    command = [sys.executable, "-m", "tricklaw", "verify", ruleset, "--jobs", str(settings.jobs)]
+    command = [sys.executable, "-c", VERIFY, "verify", ruleset, "--jobs", str(settings.jobs)]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
     try:
-        code, err = _call(command, tree, settings, settings.verify_limit)
+        code, err = _call(
+            command, tree, settings, settings.verify_limit if limit is None else limit
+        )
     except TimeoutError:
-        return TIMEOUT, []
+        return TIMEOUT, [], ""
     if out.exists():
-        report = json.loads(out.read_text(encoding="utf-8"))
-        failed = [
-            {k: str(r[k]) for k in ("obligation", "ruleset", "players", "reading", "status")}
-            | {"detail": str(r.get("detail", ""))[:300]}
-            for r in report["results"]
-            if r["status"] in FAILING or r["status"] == "vacuous"
-        ]
+        failed = failed_rows(json.loads(out.read_text(encoding="utf-8")))
         if failed or code != 0:
-            return KILLED, failed or [{"obligation": "exit status", "status": "fail"}]
-        return SURVIVED, []
+            first = failed[0]["status"] if failed else ""
+            kind = "counterexample" if first == "counterexample" else "obligation"
+            return KILLED, failed or [{"obligation": "exit status", "status": "fail"}], kind
+        return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]
-    return KILLED, [{"obligation": "crash", "ruleset": ruleset, "status": "fail", "detail": tail}]
+    crash = {"obligation": "crash", "ruleset": ruleset, "status": "fail", "detail": tail}
+    return KILLED, [crash | {"stderr": err}], "crash"
 
 
 def affected(mutant: Mutant, files: Mapping[str, list[str]], every: Sequence[str]) -> list[str]:
@@ -192,15 +336,18 @@ def run_mutant(
     baseline: Mapping[str, Mapping[str, str]],
     settings: Settings,
     files: Mapping[str, list[str]],
+    *,
+    base_seconds: Callable[[str], float] = lambda _: 0.0,
 ) -> MutantResult:
-    """Plant, judge and verify one mutant (see the module docstring)."""
+    """Plant, judge and verify one mutant (see the module docstring); ``base_seconds``
+    gives the unmutated verify's time on a ruleset (0: not timed, the settings' limit)."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tricklaw-mutant-") as tmp:
         tree = copy_tree(root, Path(tmp))
         problem = apply_patch(tree, mutant.patch)
         if problem is not None:
             return MutantResult(mutant.id, mutant.description, NOT_APPLIED, witness=(problem,))
-        scope = affected(mutant, files, list(baseline))
+        scope = [rid for rid in affected(mutant, files, list(baseline)) if rid in baseline]
         got = behaviour(tree, scope, settings)
         if isinstance(got, str):
             changed, witness = scope, [got]
@@ -214,15 +361,36 @@ def run_mutant(
         status = EQUIVALENT if not changed else SURVIVED
         killed_by: list[dict[str, str]] = []
         seconds: dict[str, float] = {}
+        kind = ""
         for rid in changed or (scope if settings.verify_equivalent else []):
+            base = base_seconds(rid)
+            limit = time_limit(base, settings) if base else settings.verify_limit
             began = time.perf_counter()
-            outcome, failures = verify(tree, rid, settings)
+            outcome, failures, kind = verify(tree, rid, settings, limit)
             seconds[rid] = round(time.perf_counter() - began, 1)
+            if kind == "crash":
+                kind, what = crash_kind(
+                    failures[0].pop("stderr", ""), tree, patched_files(mutant.patch)
+                )
+                failures[0]["detail"] = what
+                outcome = KILLED if kind != ERROR else ERROR
+            if outcome == TIMEOUT:
+                failures = [
+                    {
+                        "obligation": "time limit",
+                        "ruleset": rid,
+                        "status": "timeout",
+                        "detail": f"cut at {limit:.0f}s; unmutated {base:.0f}s",
+                    }
+                ]
+                if base and timeout_is_kill(base, limit):
+                    outcome, kind = KILLED, "timeout"
             if outcome != SURVIVED:
                 if changed:
                     status = outcome
                 killed_by = failures
                 break
+            kind = ""
     return MutantResult(
         mutant.id,
         mutant.description,
@@ -232,6 +400,7 @@ def run_mutant(
         tuple(killed_by),
         round(time.perf_counter() - start, 1),
         seconds,
+        kind,
     )
 
 
@@ -246,6 +415,21 @@ def baseline_fingerprint(
     return got
 
 
+def baseline_verify(root: Path, ruleset: str, settings: Settings) -> float:
+    """The unmutated verify's time on ``ruleset`` (seconds), run the same way as a
+    mutant's, within the settings' limit; it must pass, else ``RuntimeError``: a mutant
+    would be "killed" by a failure that is not its own."""
+    with tempfile.TemporaryDirectory(prefix="tricklaw-mutant-") as tmp:
+        tree = copy_tree(root, Path(tmp))
+        began = time.perf_counter()
+        outcome, failures, _ = verify(tree, ruleset, settings)
+        took = time.perf_counter() - began
+    if outcome != SURVIVED:
+        what = failures[0]["obligation"] + ": " + failures[0].get("detail", "") if failures else ""
+        raise RuntimeError(f"the unmutated verify of {ruleset} does not pass: {outcome} {what}")
+    return took
+
+
 def run(
     mutants: Sequence[Mutant],
     settings: Settings = Settings(),
@@ -253,40 +437,61 @@ def run(
     progress: Callable[[MutantResult], None] = lambda _: None,
 ) -> list[MutantResult]:
     """Every mutant's result, in order; ``rulesets`` limits the rulesets fingerprinted
-    and verified (default: all those the mutants' files hold rules of)."""
+    and verified (default: all those the mutants' files hold rules of). The unmutated
+    verify of each ruleset a mutant needs is run once first (:func:`baseline_verify`)."""
     from tricklaw.model.rulesets import RULESETS
 
     root = repo_root()
     files = rule_files(root)
     every = list(rulesets or RULESETS)
     base = baseline_fingerprint(root, every, settings)
+    timed: dict[str, float] = {}
+
+    def base_seconds(rid: str) -> float:
+        if rid not in timed:
+            timed[rid] = round(baseline_verify(root, rid, settings), 1)
+        return timed[rid]
+
     out = []
     for mutant in mutants:
-        result = run_mutant(mutant, root, base, settings, files)
+        result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
         progress(result)
         out.append(result)
+    BASELINE_SECONDS.update(timed)
     return out
 
 
+BASELINE_SECONDS: dict[str, float] = {}
+"""The unmutated verify's time per ruleset in the last :func:`run` (for the report)."""
+
+
 def summary(results: Sequence[MutantResult]) -> dict[str, Any]:
-    """Counts by status, the kind of verify result that killed each killed mutant (its
-    first failing obligation's name, ``crash`` when verify died of an exception), the
-    score (killed / behaviour-changing mutants) and the survivors."""
+    """Counts by status; the killed mutants by kind (:data:`KINDS`) and by the first
+    failing obligation's name; the score (killed / behaviour-changing mutants), the
+    strict score (kills of :data:`STRICT_KINDS` only); the survivors (and timeouts) and
+    the errors (not kills, outside the score)."""
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
     changing = counts.get(KILLED, 0) + counts.get(SURVIVED, 0) + counts.get(TIMEOUT, 0)
     killers: dict[str, int] = {}
+    kinds: dict[str, int] = {}
     for r in results:
         if r.status == KILLED:
+            kinds[r.kind] = kinds.get(r.kind, 0) + 1
             first = r.killed_by[0]["obligation"] if r.killed_by else "exit status"
-            kind = first.split(" ")[0]  # "example LH-EX-1" -> "example"
-            killers[kind] = killers.get(kind, 0) + 1
+            name = first.split(" ")[0]  # "example LH-EX-1" -> "example"
+            killers[name] = killers.get(name, 0) + 1
+    strict = sum(1 for r in results if r.status == KILLED and r.kind in STRICT_KINDS)
     return {
         "mutants": len(results),
         "counts": counts,
+        "kinds": dict(sorted(kinds.items())),
         "killed-by": dict(sorted(killers.items())),
         "behaviour-changing": changing,
         "score": round(counts.get(KILLED, 0) / changing, 4) if changing else None,
+        "strict-score": round(strict / changing, 4) if changing else None,
+        "baseline-seconds": dict(BASELINE_SECONDS),
         "survivors": [asdict(r) for r in results if r.status in {SURVIVED, TIMEOUT}],
+        "errors": [asdict(r) for r in results if r.status == ERROR],
     }

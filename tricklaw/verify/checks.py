@@ -28,6 +28,9 @@ SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
 
 SELF_CHECK_SEEDS = range(1, 9)
+SELF_CHECK_MAX_ROUNDS = 100
+"""A self-check game that has not ended after this many rounds fails (every default
+game ends within a handful; a game-end rule that never fires must fail, not hang)."""
 
 
 def _timed(fn: Callable[[], tuple[bool, str]]) -> tuple[str, float, str]:
@@ -163,11 +166,15 @@ def shuffle_check() -> Result:
 
 
 def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
-    """A random game from ``seed``; with ``check``, every invariant after every action."""
-    for step, state in enumerate(random_states(game, seed, max_rounds=None)):
+    """A random game from ``seed``; with ``check``, every invariant after every action.
+    A game not over after :data:`SELF_CHECK_MAX_ROUNDS` rounds raises ``TricklawError``."""
+    limit = SELF_CHECK_MAX_ROUNDS
+    for step, state in enumerate(random_states(game, seed, max_rounds=limit)):
         problems = violations(state) if check and step else []
         if problems:
             raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
+    if not state.is_terminal():
+        raise TricklawError(f"seed {seed}: the game has not ended after {limit} rounds")
     return state
 
 

@@ -1,0 +1,316 @@
+"""The obligations added to kill the mutation survivors (issue 14, part 6), and the
+harness's judgement of a run: the game's winners held to the winner clause under every
+tie reading (``rule game-winner``, :mod:`tricklaw.proofs.winner_rule`), lowhigh's start
+player held to the ``first-leader`` reading (``rule round-start``), the self-check's
+bounded games, and how a killed mutant was killed (kinds, the time limit, the strict
+score).
+
+The planted bugs run in a plain copy of the package (:mod:`planted`) or on a plain
+subclass of the plug-in game, so they hold on a compiled install too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from planted import CHECK_PLAIN, run_planted
+from tiny import model as tiny
+
+from tricklaw.model import get_ruleset
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.model.state import Game
+from tricklaw.mutation import runner
+from tricklaw.mutation.runner import (
+    ERROR,
+    KILLED,
+    SURVIVED,
+    MutantResult,
+    crash_kind,
+    summary,
+    time_limit,
+    timeout_is_kill,
+)
+from tricklaw.proofs import round_rule_checks, winner_rule
+from tricklaw.proofs.solver import COUNTEREXAMPLE
+from tricklaw.spec import load_registry
+from tricklaw.verify.checks import SELF_CHECK_MAX_ROUNDS, self_check
+
+clause = pytest.mark.clause
+TIMEOUT = 30_000
+
+
+def _winner_rows(ruleset: Any, players: int) -> dict[str, Any]:
+    return {r.reading: r for r in winner_rule.results(ruleset, players, {}, TIMEOUT)}
+
+
+@clause("LH-GAME-1", "TINY-GAME-1")
+def test_every_rulesets_winners_are_the_winner_clauses_under_every_tie_reading(
+    registered: None,
+) -> None:
+    for ruleset in RULESETS.values():
+        disputes = {d.id: d for d in load_registry(ruleset.id).disputes}
+        found = winner_rule.winner_pick(ruleset.id)
+        assert found is not None, ruleset.id
+        name = disputes[found[1].tie].option
+        option = next(s for s in ruleset.option_specs if s.name == name)
+        for players in ruleset.player_counts:
+            rows = _winner_rows(ruleset, players)
+            assert set(rows) == {f"{option.name}={v}" for v in option.choices}, ruleset.id
+            for row in rows.values():
+                assert row.status == "proved", row
+                assert row.obligation == winner_rule.OBLIGATION
+
+
+class TieToNobody(tiny.Tiny):
+    """Tiny with the ``tie`` reading read the wrong way round."""
+
+    def winners(self, game: Game, totals: Any) -> tuple[int, ...]:
+        tied = super(tiny.Tiny, self).winners(game, totals)
+        return () if len(tied) > 1 and not tiny.rules_of(game).tie_has_no_winner else tied
+
+
+class LastTiedSeat(tiny.Tiny):
+    """Tiny giving a tie to the last tied seat under ``shared``."""
+
+    def winners(self, game: Game, totals: Any) -> tuple[int, ...]:
+        tied = super().winners(game, totals)
+        return tied[-1:] if not tiny.rules_of(game).tie_has_no_winner else tied
+
+
+@clause("TINY-D-TIE")
+@pytest.mark.parametrize("planted", [TieToNobody, LastTiedSeat])
+def test_a_tie_reading_implemented_wrongly_is_a_counterexample(
+    registered: None, planted: type[tiny.Tiny]
+) -> None:
+    rows = _winner_rows(planted(), 2)
+    bad = [r for r in rows.values() if r.status == COUNTEREXAMPLE]
+    assert bad and bad[0].witness, rows
+
+
+def test_the_plain_copy_is_wholly_interpreted(tmp_path: Path) -> None:
+    where, compiled = run_planted(tmp_path, CHECK_PLAIN)
+    assert str(tmp_path) in where and not compiled
+
+
+@clause("LH-GAME-1")
+def test_the_lowest_total_winning_in_a_highest_total_game_is_a_counterexample(
+    tmp_path: Path,
+) -> None:
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model import ruleset as base
+        from tricklaw.proofs import winner_rule
+
+        def winners(self, game, totals):
+            best = min(totals[: game.players])
+            return base.break_game_tie(
+                game, tuple(s for s in range(game.players) if totals[s] == best))
+
+        base.Ruleset.winners = winners
+        rows = winner_rule.results(get_ruleset("lowhigh"), 3, {}, 30_000)
+        print(json.dumps([[r.status, r.witness] for r in rows]))
+        """,
+    )
+    assert rows and all(status == COUNTEREXAMPLE for status, _ in rows)
+
+
+@clause("LH-D-FIRSTLEAD")
+def test_lowhighs_start_player_is_the_first_leader_readings() -> None:
+    rows = round_rule_checks.rule_results(get_ruleset("lowhigh"), 4, {}, TIMEOUT)
+    starts = {r.reading: r for r in rows if r.obligation == "rule round-start"}
+    assert set(starts) == {"first-leader=rotate", "first-leader=seat0"}
+    assert all(r.status == "pass" for r in starts.values()), starts
+
+
+@clause("LH-D-FIRSTLEAD")
+def test_the_first_leader_reading_swapped_is_a_counterexample(tmp_path: Path) -> None:
+    """The surviving mutant of session 6: ``== "rotate"`` as ``!= "rotate"``."""
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets import lowhigh
+        from tricklaw.proofs import round_rule_checks
+
+        real = lowhigh.LowHigh.compile
+
+        def compile(self, options):
+            rules = real(self, options)
+            return lowhigh.Rules(rules.lowest_among_rest, not rules.rotate_leader, rules.rounds)
+
+        lowhigh.LowHigh.compile = compile
+        rows = round_rule_checks.rule_results(get_ruleset("lowhigh"), 3, {}, 30_000)
+        print(json.dumps([[r.obligation, r.status, r.witness] for r in rows]))
+        """,
+    )
+    starts = [row for row in rows if row[0] == "rule round-start"]
+    assert len(starts) == 2 and all(status == COUNTEREXAMPLE for _, status, _ in starts)
+    assert all(w["inputs"]["index"] > 0 for _, _, w in starts)  # round 1 is seat 0 in both
+
+
+class Endless(tiny.Tiny):
+    """Tiny whose game never ends."""
+
+    def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
+        return False
+
+
+def test_a_self_check_game_that_never_ends_fails_instead_of_hanging(registered: None) -> None:
+    row = self_check(Endless(), 2)
+    assert row.status == "fail"
+    assert f"has not ended after {SELF_CHECK_MAX_ROUNDS} rounds" in row.detail
+    assert self_check(tiny.Tiny(), 2).status == "pass"
+
+
+# --- the harness's judgement of a run ------------------------------------------------
+
+REMOTE = '''concurrent.futures.process._RemoteTraceback:
+"""
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/concurrent/futures/process.py", line 256, in _process_worker
+    r = call_item.fn(*call_item.args, **call_item.kwargs)
+  File "{tree}/tricklaw/verify/run.py", line 190, in _run_unit
+    results += step(ruleset, unit.players, options, scope.timeout_ms)
+  File "{where}", line 73, in judge
+    return trick[9]
+{error}
+"""
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+{error}
+'''
+
+
+@pytest.mark.parametrize(
+    ("where", "error", "kind"),
+    [
+        ("model/rulesets/lowhigh.py", "IndexError: tuple index out of range", "model-exception"),
+        ("spec/errors.py", "tricklaw.spec.errors.SpecError: bad deal", "check-exception"),
+        ("proofs/ties.py", "KeyError: 7", ERROR),
+        ("tricklaw/model/state.py", "ValueError: x not in tuple", "model-exception"),
+        ("model/rulesets/lowhigh.py", "ModuleNotFoundError: No module named 'x'", ERROR),
+    ],
+)
+def test_a_crash_is_a_kill_only_when_a_check_or_the_mutated_code_raised(
+    tmp_path: Path, where: str, error: str, kind: str
+) -> None:
+    err = REMOTE.format(tree=tmp_path, where=tmp_path / where, error=error)
+    got, what = crash_kind(err, tmp_path, ["model/rulesets/lowhigh.py"])
+    assert got == kind, what
+    assert error.split(":", maxsplit=1)[0].rsplit(".", 1)[-1] in what
+    assert crash_kind("Killed\n", tmp_path, [])[0] == ERROR  # no traceback: the harness
+
+
+def test_a_timeout_is_a_kill_only_when_the_unmutated_run_is_well_inside_the_limit() -> None:
+    settings = runner.Settings(verify_limit=600)
+    assert time_limit(30, settings) == 150 and timeout_is_kill(30, 150)
+    assert time_limit(300, settings) == 600 and not timeout_is_kill(300, 600)
+
+
+def test_the_summary_counts_kinds_and_the_strict_score() -> None:
+    def r(status: str, kind: str = "") -> MutantResult:
+        return MutantResult("m", "", status, ("x",), (), ({"obligation": "rule x"},), kind=kind)
+
+    rows = [
+        r(KILLED, "obligation"),
+        r(KILLED, "model-exception"),
+        r(KILLED, "timeout"),
+        r(SURVIVED),
+        r(ERROR, "verify's own code fell over"),
+    ]
+    report = summary(rows)
+    assert report["behaviour-changing"] == 4 and report["score"] == 0.75
+    assert report["strict-score"] == 0.5
+    assert report["kinds"] == {"model-exception": 1, "obligation": 1, "timeout": 1}
+    assert len(report["survivors"]) == 1 and len(report["errors"]) == 1
+
+
+def test_a_documented_hollow_row_is_no_kill() -> None:
+    def row(status: str, expected: str = "") -> dict[str, str]:
+        return {"obligation": "tie-rule", "ruleset": "hund", "players": "3", "reading": "x"} | {
+            "status": status,
+            "expected": expected,
+        }
+
+    rows = [row("vacuous", "no tie can arise"), row("trivial", "one case"), row("pass")]
+    assert runner.failed_rows({"results": rows}) == []
+    bad = runner.failed_rows({"results": [*rows, row("vacuous"), row("unknown")]})
+    assert [r["status"] for r in bad] == ["vacuous", "unknown"]
+
+
+def test_an_illegal_action_crosses_a_process_boundary() -> None:
+    """verify's workers pickle a check's exception to the parent; an error that does not
+    unpickle turned a detection into an unrelated ``TypeError`` there."""
+    import pickle
+
+    from tricklaw.spec.errors import IllegalActionError
+
+    again = pickle.loads(pickle.dumps(IllegalActionError("R3 is not playable", "LH-PLAY-2")))
+    assert isinstance(again, IllegalActionError) and again.clause == "LH-PLAY-2"
+    assert str(again) == "R3 is not playable [LH-PLAY-2]"
+
+
+class NoMove(tiny.Tiny):
+    """Tiny in which no card is ever playable."""
+
+    def legal_actions(self, state: Any) -> tuple[int, ...]:
+        return ()
+
+
+def test_a_state_with_no_legal_action_is_reported_by_the_agents(registered: None) -> None:
+    """Before, the random agent died of ``below(0)`` inside whichever check walked the
+    game first (the tie detector), an error of verify's own code, not a detection."""
+    from tricklaw.model.agents import play_random_game, random_states
+    from tricklaw.spec.errors import TricklawError
+
+    game = NoMove().make_game(2)
+    with pytest.raises(TricklawError, match="seat 0 has no legal action in round 1"):
+        play_random_game(game, 1)
+    with pytest.raises(TricklawError, match="no legal action"):
+        list(random_states(game, 1, max_rounds=1))
+
+
+@clause("LAST-D-GHOSTSEAT")
+def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_path: Path) -> None:
+    """The mutant the fingerprint first called equivalent (numeric options stayed at one
+    round): ``ghost-seat`` read the wrong way round moves the ghost from the second
+    round on."""
+    rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, TIMEOUT)
+    seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
+    assert [(r.reading, r.status) for r in seat] == [("ghost-seat=per-round", "pass")]
+    assert not [
+        r
+        for r in round_rule_checks.rule_results(get_ruleset("the-last"), 3, {}, 1)
+        if r.obligation == "rule ghost-seat-rounds"
+    ]
+    bad = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.the_last import ruleset as last
+        from tricklaw.proofs import round_rule_checks
+
+        real = last.TheLast.compile
+
+        def compile(self, options):
+            rules = real(self, options)
+            return type(rules)(rules.last_play_free, rules.ghost_first_legal,
+                               not rules.ghost_fixed, rules.unused_to_last_winner, rules.rounds)
+
+        last.TheLast.compile = compile
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, 30_000)
+        seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
+        print(json.dumps([[r.status, r.witness] for r in seat]))
+        """,
+    )
+    assert bad[0][0] == COUNTEREXAMPLE and bad[0][1]["inputs"]["index"] > 0
