@@ -38,7 +38,15 @@ from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.smt2 import Command
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome, Tracked, labelled
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    PROVED,
+    UNKNOWN,
+    Outcome,
+    Tracked,
+    check,
+    labelled,
+)
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import Term, make, to_z3
 from tricklaw.proofs.tricks import TrickEncoding
@@ -107,7 +115,8 @@ def prove_paths(
     for path in paths:
         node = trie
         for cond, taken in path.steps:
-            node.setdefault("cond", cond)
+            if node.setdefault("cond", cond) != cond:  # the code is not a function of its input
+                return PathProof(UNKNOWN, 0, None, path, "two paths decide different conditions")
             node = node.setdefault(taken, {})
         node["leaf"] = path
     checks = 0
@@ -230,8 +239,12 @@ def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = 
     runner = plain.runner(enc)
     names = [str(x) for x in (*enc.colour, *enc.value)]
     cards = symbolic_trick(enc)
-    explorer = symbolic.Explorer(domain, names, budget or path_budget(), distinct(cards()))
+    facts = distinct(cards())
+    explorer = symbolic.Explorer(domain, names, budget or path_budget(), facts)
     found = explorer.explore(lambda: runner(cards()))
+    if recorder.active():  # the explorer's facts, proved from the domain: written too
+        claim = z3.Not(z3.And(*[to_z3(f) for f in facts]))
+        check([*enc.domain(), Tracked("claim:two-cards-alike", claim)], timeout_ms, hollow=False)
     if not found.complete:
         return Outcome(
             "pass",

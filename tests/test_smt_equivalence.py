@@ -83,6 +83,11 @@ def test_the_equivalence_proofs_are_written_and_cvc5_confirms_every_check(
     assert not verdicts["disagree"], verdicts["disagree"][:5]
     assert len(verdicts["agree"]) == len(trees)
     assert verdicts["checks"] == sum(q["checks"] for q in trees)
+    facts = [q for q in index["queries"] if not q.get("kind")]  # the executor's facts
+    assert [q["expected"] for q in facts] == ["unsat"]
+    assert "claim:two-cards-alike" in facts[0]["names"]
+    text = (directory / facts[0]["file"]).read_text(encoding="utf-8")
+    assert cvc5_answers(text) == ["unsat"]
 
 
 def test_a_missing_branch_or_a_wrong_leaf_is_caught(the_last_2p: tuple[Path, list[Any]]) -> None:
@@ -90,7 +95,8 @@ def test_a_missing_branch_or_a_wrong_leaf_is_caught(the_last_2p: tuple[Path, lis
     complete tree; a leaf that claims a wrong output is answered sat by cvc5."""
     directory, _ = the_last_2p
     index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
-    query = next(q for q in index["queries"] if q["obligation"] == "equivalence-trick")
+    trees = [q for q in index["queries"] if q.get("kind") == "tree"]
+    query = next(q for q in trees if q["obligation"] == "equivalence-trick")
     text = (directory / query["file"]).read_text(encoding="utf-8")
     assert tree_checks(text) == query["checks"] > 2
     lines = text.splitlines()
@@ -135,6 +141,11 @@ def test_cvc5_confirms_every_equivalence_proof(ruleset: str, players: int, tmp_p
     verdicts = recheck_trees(tmp_path, 60_000)
     assert not verdicts["disagree"], verdicts["disagree"][:5]
     assert verdicts["agree"]
+    index = json.loads((tmp_path / "index.json").read_text(encoding="utf-8"))
+    for query in index["queries"]:
+        if not query.get("kind"):  # the executor's facts ("two cards of a trick differ")
+            text = (tmp_path / query["file"]).read_text(encoding="utf-8")
+            assert cvc5_answers(text, 60_000) == [query["expected"]] == ["unsat"], query
     print(
         f"{ruleset} {players}p: cvc5 confirms {len(verdicts['agree'])} proofs,"
         f" {verdicts['checks']} checks, {verdicts['bytes'] / 1e6:.1f} MB,"
