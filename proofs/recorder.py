@@ -8,6 +8,10 @@ records its own queries), every query the solver module runs
 :mod:`~tricklaw.proofs.example_constraints`) is written as one script of
 :func:`~tricklaw.proofs.smt2.script`, with Z3's answer as the expected one: ``unsat`` for
 a proved claim, ``sat`` for a counterexample, a finding, or a satisfiable example.
+The model = clauses proofs (:func:`~tricklaw.proofs.equivalence.prove_paths`) are written
+by :meth:`Recorder.write_tree` as one incremental script per proof (index entry
+``"kind": "tree"``, with its number of ``checks``; :mod:`tricklaw.proofs.recheck` reads it
+back).
 
 File names are deterministic: ``RULESET-PLAYERSp-OBLIGATION-READING-INDEX.smt2`` from
 the :func:`labelled` context (verify labels each (ruleset, players) step, the proofs

@@ -1,4 +1,5 @@
-"""One solver query as an SMT-LIB 2 script that any solver can check again.
+"""One solver query as an SMT-LIB 2 script that any solver can check again (and, by
+:func:`tree_script`, a whole model = clauses proof as one incremental script).
 
 :func:`script` writes tracked assertions (:class:`~tricklaw.proofs.solver.Tracked`) as
 ``(assert (! FORMULA :named CLAUSE-ID))`` (``CLAUSE-ID#k`` for a clause's k-th further

@@ -187,7 +187,8 @@ def check(
     An ``unsat`` is then classified (:func:`classify`; ``hollow=False`` skips this for a
     caller's inner queries, such as the steps that make a core minimal): vacuous or
     trivial rather than proved when it says nothing about the rules (``claim_alone``: see
-    :func:`classify`)."""
+    :func:`classify`). The core reported is :func:`minimal_core`'s (deterministic and
+    minimal; Z3's own when ``hollow=False``)."""
     assertions = list(assertions)
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
