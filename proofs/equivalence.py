@@ -89,7 +89,7 @@ class PathProof:
 
 
 def prove_paths(
-    background: Sequence[Tracked],
+    background: Sequence[Tracked | z3.BoolRef],
     outputs: Mapping[str, z3.ArithRef],
     paths: Sequence[Path],
     leaf: Callable[[Path, str], Any],
@@ -98,7 +98,7 @@ def prove_paths(
     """Under ``background``, every path's result equals ``outputs`` (``leaf(path, name)``
     is the path's value of output ``name``, None when the path has none), and every
     branch no path took is infeasible. Walks the paths' decision tree with one
-    incremental solver.
+    incremental solver. (A background formula given bare is named ``background``.)
 
     This is also how the paths are known to cover the domain: the walk visits both
     branches of every decision (a branch no path took must be infeasible), so the
@@ -108,9 +108,10 @@ def prove_paths(
     (pop 1) (push 1) (assert (not C)) ... (pop 1)``, per leaf a named claim "the outputs
     differ from the path's" and a ``check-sat``, per infeasible branch a ``check-sat``:
     all ``unsat``, the coverage side included."""
+    tracked = [t if isinstance(t, Tracked) else Tracked("background", t) for t in background]
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
-    solver.add(*[t.formula for t in background])
+    solver.add(*[t.formula for t in tracked])
     trie: dict[Any, Any] = {}
     for path in paths:
         node = trie
@@ -179,7 +180,7 @@ def prove_paths(
 
     found = walk(trie)
     if rec is not None:
-        named = [(name, t.formula) for name, t in labelled(background)]
+        named = [(name, t.formula) for name, t in labelled(tracked)]
         last = "unsat" if found is None else "sat" if found.model is not None else "unknown"
         rec.write_tree(named, script, last)
     return found if found is not None else PathProof(PROVED, checks)

@@ -220,12 +220,14 @@ def minimal_core(
     named: Sequence[tuple[str, z3.BoolRef]], core: set[str], timeout_ms: int
 ) -> set[str]:
     """The unsat core of the unsatisfiable ``named`` assertions that depends on nothing but
-    their meaning and order: deletion in the order given, from the whole set (each
-    assertion is dropped when the rest stay unsatisfiable), so every assertion of the
-    result is needed. Z3's own ``core`` (labels) only saves checks: an assertion outside
-    it is dropped without a check while the set still holds that whole core (then the
-    rest are unsatisfiable whatever the dropped ones say), which is exactly what the
-    check would answer. An assertion whose check does not answer in time is kept.
+    their meaning and order: deletion from the whole set, last assertion first (each is
+    dropped when the rest stay unsatisfiable), so every assertion of the result is
+    needed, and of the ways to a contradiction the one of the earliest assertions is
+    kept (the first illegal play of a worked example, say). Z3's own ``core`` (labels)
+    only saves checks: an assertion outside it is dropped without a check while the set
+    still holds that whole core (then the rest are unsatisfiable whatever the dropped
+    ones say), which is exactly what the check would answer. An assertion whose check
+    does not answer in time is kept.
 
     Z3's cores are not minimal, and which one it returns depends on incidental state (the
     terms made before, and even memory touched in other contexts: writing a query as
@@ -233,7 +235,7 @@ def minimal_core(
     kept = [label for label, _ in named]
     formulas = dict(named)
     hint = set(core)
-    for label, _ in named:
+    for label, _ in reversed(named):
         rest = [x for x in kept if x != label]
         if label not in hint and hint <= set(rest):
             kept = rest
