@@ -233,20 +233,19 @@ def minimal_core(
     terms made before, and even memory touched in other contexts: writing a query as
     SMT-LIB text changed one core of verify); this one is the same in every run."""
     kept = [label for label, _ in named]
-    formulas = dict(named)
     hint = set(core)
+    solver = z3.Solver()  # one solver: each assertion guarded, the rest checked by assumptions
+    solver.set("timeout", timeout_ms)
+    guard = {label: z3.Bool(f"core!{label}") for label, _ in named}
+    solver.add(*[z3.Implies(guard[label], f) for label, f in named])
     for label, _ in reversed(named):
         rest = [x for x in kept if x != label]
         if label not in hint and hint <= set(rest):
             kept = rest
             continue
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
-        for x in rest:
-            solver.assert_and_track(formulas[x], z3.Bool(x))
-        if solver.check() == z3.unsat:
+        if solver.check(*[guard[x] for x in rest]) == z3.unsat:
             kept = rest
-            hint = {str(b) for b in solver.unsat_core()}  # an unsatisfiable part of rest
+            hint = {str(b).removeprefix("core!") for b in solver.unsat_core()}  # part of rest
     return set(kept)
 
 
