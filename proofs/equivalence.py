@@ -33,11 +33,20 @@ import z3
 
 from tricklaw.model.cards import Card, make_card
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.proofs import plain, symbolic
+from tricklaw.proofs import plain, recorder, symbolic
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.smt2 import Command
+from tricklaw.proofs.solver import (
+    COUNTEREXAMPLE,
+    PROVED,
+    UNKNOWN,
+    Outcome,
+    Tracked,
+    check,
+    labelled,
+)
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import Term, make, to_z3
 from tricklaw.proofs.tricks import TrickEncoding
@@ -80,7 +89,7 @@ class PathProof:
 
 
 def prove_paths(
-    background: Sequence[z3.BoolRef],
+    background: Sequence[Tracked | z3.BoolRef],
     outputs: Mapping[str, z3.ArithRef],
     paths: Sequence[Path],
     leaf: Callable[[Path, str], Any],
@@ -89,18 +98,32 @@ def prove_paths(
     """Under ``background``, every path's result equals ``outputs`` (``leaf(path, name)``
     is the path's value of output ``name``, None when the path has none), and every
     branch no path took is infeasible. Walks the paths' decision tree with one
-    incremental solver."""
+    incremental solver. (A background formula given bare is named ``background``.)
+
+    This is also how the paths are known to cover the domain: the walk visits both
+    branches of every decision (a branch no path took must be infeasible), so the
+    leaves' path conditions split the whole background. With ``verify --smt2`` the walk
+    is written as one incremental script (:func:`~tricklaw.proofs.smt2.tree_script`):
+    the background named by clause id, then per decision ``(push 1) (assert C) ...
+    (pop 1) (push 1) (assert (not C)) ... (pop 1)``, per leaf a named claim "the outputs
+    differ from the path's" and a ``check-sat``, per infeasible branch a ``check-sat``:
+    all ``unsat``, the coverage side included."""
+    tracked = [t if isinstance(t, Tracked) else Tracked("background", t) for t in background]
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
-    solver.add(*background)
+    solver.add(*[t.formula for t in tracked])
     trie: dict[Any, Any] = {}
     for path in paths:
         node = trie
         for cond, taken in path.steps:
-            node.setdefault("cond", cond)
+            if node.setdefault("cond", cond) != cond:  # the code is not a function of its input
+                return PathProof(UNKNOWN, 0, None, path, "two paths decide different conditions")
             node = node.setdefault(taken, {})
         node["leaf"] = path
     checks = 0
+    rec = recorder.current()
+    script: list[Command] = []
+    log = script.append if rec is not None else (lambda _: None)
 
     def fail(answer: z3.CheckSatResult, path: Path | None, reason: str) -> PathProof:
         if answer == z3.unknown:
@@ -114,36 +137,52 @@ def prove_paths(
             values = {k: leaf(path, k) for k in outputs}
             missing = path.error or path.unsupported
             claim = (
-                z3.BoolVal(True)
+                None
                 if missing or any(v is None for v in values.values())
                 else z3.Or(*[outputs[k] != v for k, v in values.items()])
             )
             checks += 1
-            answer = solver.check(claim)
+            if claim is None:
+                log(("check", None))
+                answer = solver.check()
+            else:
+                for step in (("push", None), ("claim", claim), ("check", None), ("pop", None)):
+                    log(step)
+                answer = solver.check(claim)
             if answer == z3.unsat:
                 return None
             why = f"the model raised {path.error}" if path.error else path.unsupported
             return fail(answer, path, why or "the model's outcome differs")
         if "cond" not in node:  # no path at all: the domain is empty
             checks += 1
+            log(("check", None))
             answer = solver.check()
             return None if answer == z3.unsat else fail(answer, None, "no path covers")
         cond = to_z3(node["cond"])
         for branch in (True, False):
             solver.push()
-            solver.add(cond if branch else z3.Not(cond))
+            chosen = cond if branch else z3.Not(cond)
+            solver.add(chosen)
+            log(("push", None))
+            log(("assert" if branch else "assert-not", cond))
             if branch in node:
                 found = walk(node[branch])
             else:
                 checks += 1
+                log(("check", None))
                 answer = solver.check()
                 found = None if answer == z3.unsat else fail(answer, None, "a branch not covered")
             solver.pop()
             if found is not None:
                 return found
+            log(("pop", None))
         return None
 
     found = walk(trie)
+    if rec is not None:
+        named = [(name, t.formula) for name, t in labelled(tracked)]
+        last = "unsat" if found is None else "sat" if found.model is not None else "unknown"
+        rec.write_tree(named, script, last)
     return found if found is not None else PathProof(PROVED, checks)
 
 
@@ -201,8 +240,12 @@ def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = 
     runner = plain.runner(enc)
     names = [str(x) for x in (*enc.colour, *enc.value)]
     cards = symbolic_trick(enc)
-    explorer = symbolic.Explorer(domain, names, budget or path_budget(), distinct(cards()))
+    facts = distinct(cards())
+    explorer = symbolic.Explorer(domain, names, budget or path_budget(), facts)
     found = explorer.explore(lambda: runner(cards()))
+    if recorder.active():  # the explorer's facts, proved from the domain: written too
+        claim = z3.Not(z3.And(*[to_z3(f) for f in facts]))
+        check([*enc.domain(), Tracked("claim:two-cards-alike", claim)], timeout_ms, hollow=False)
     if not found.complete:
         return Outcome(
             "pass",
@@ -215,9 +258,7 @@ def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = 
     def leaf(path: Path, name: str) -> Any:
         return symbolic.z3_value(path.result.get(name)) if isinstance(path.result, dict) else None
 
-    proof = prove_paths(
-        [*domain, *[t.formula for t in rules]], enc.outcome, found.paths, leaf, timeout_ms
-    )
+    proof = prove_paths([*enc.domain(), *rules], enc.outcome, found.paths, leaf, timeout_ms)
     seconds = time.perf_counter() - start
     figures = f"{len(found.paths)} paths, {found.checks} + {proof.checks} Z3 checks"
     if proof.status == PROVED:
@@ -317,7 +358,8 @@ def equivalence_results(
         game = ruleset.make_game(players, {**chosen, **readings})
         label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
         progress(f"{ruleset.id} {players}p {label}: equivalence")
-        outcomes = [_bounded(cls(game, ctx), label, timeout_ms) for ctx in cls.contexts(game)]
+        with recorder.labelled(obligation="equivalence-trick", reading=label):
+            outcomes = [_bounded(cls(game, ctx), label, timeout_ms) for ctx in cls.contexts(game)]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
         paths = sum(path_count(o.detail) for o in outcomes)
         detail = shown.detail

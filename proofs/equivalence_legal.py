@@ -43,7 +43,8 @@ from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_pat
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, PlayEncoding, is_card, term
 from tricklaw.proofs.plays import symbolic as symbolic_card
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome, Tracked
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import FALSE, const, make
 
@@ -150,7 +151,9 @@ def legal_equivalence(enc: PlayEncoding, position: int, timeout_ms: int) -> Outc
     def leaf(path: Path, name: str) -> Any:
         return symbolic.z3_value(path.result.get(name)) if isinstance(path.result, dict) else None
 
-    proof = prove_paths([*domain, *rules], flags, found.paths, leaf, timeout_ms)
+    rule_name = "+".join(sorted(legality.clauses)) or "legality"
+    background = [Tracked(deck_clause, f) for f in domain] + [Tracked(rule_name, f) for f in rules]
+    proof = prove_paths(background, flags, found.paths, leaf, timeout_ms)
     seconds = time.perf_counter() - start
     figures = f"{len(found.paths)} paths"
     ids = tuple(sorted(clauses))
@@ -235,7 +238,8 @@ def legal_results(
         outcomes = []
         for ctx in cls.contexts(game):
             enc = cls(game, ctx)
-            outcomes += [legal_equivalence(enc, p, timeout_ms) for p in range(game.seats)]
+            with labelled(obligation="equivalence-legal", reading=label):
+                outcomes += [legal_equivalence(enc, p, timeout_ms) for p in range(game.seats)]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
         paths = sum(path_count(o.detail) for o in outcomes)
         seconds = sum(o.seconds for o in outcomes)

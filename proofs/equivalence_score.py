@@ -39,8 +39,9 @@ from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_paths
 from tricklaw.proofs.equivalence_legal import legal_results
 from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.recorder import labelled
 from tricklaw.proofs.scores import SCORES, ScoreEncoding
-from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome
+from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome, Tracked
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import const, make
 
@@ -119,7 +120,9 @@ def score_equivalence(enc: ScoreEncoding, timeout_ms: int) -> Outcome:
             return None
         return symbolic.z3_value(value)
 
-    proof = prove_paths(background, {"score": output}, found.paths, leaf, timeout_ms)
+    named = [Tracked(deck_clause, f) for f in domain]
+    named.append(Tracked("+".join(sorted(score_clauses)) or "score", background[-1]))
+    proof = prove_paths(named, {"score": output}, found.paths, leaf, timeout_ms)
     seconds = time.perf_counter() - start
     figures = f"{len(found.paths)} paths"
     ids = tuple(sorted({deck_clause, *score_clauses}))
@@ -197,11 +200,12 @@ def score_results(
         label = ", ".join(f"{k}={v}" for k, v in readings.items()) or "default"
         progress(f"{ruleset.id} {players}p {label}: score equivalence")
         first = cls(game, 0)
-        outcomes = [
-            score_equivalence(cls(game, s, ctx), timeout_ms)
-            for ctx in cls.contexts(game)
-            for s in first.seats()
-        ]
+        with labelled(obligation="equivalence-score", reading=label):
+            outcomes = [
+                score_equivalence(cls(game, s, ctx), timeout_ms)
+                for ctx in cls.contexts(game)
+                for s in first.seats()
+            ]
         shown = max(outcomes, key=lambda o: SEVERITY.index(o.status))
         paths = sum(path_count(o.detail) for o in outcomes)
         detail = shown.detail

@@ -8,6 +8,10 @@ records its own queries), every query the solver module runs
 :mod:`~tricklaw.proofs.example_constraints`) is written as one script of
 :func:`~tricklaw.proofs.smt2.script`, with Z3's answer as the expected one: ``unsat`` for
 a proved claim, ``sat`` for a counterexample, a finding, or a satisfiable example.
+The model = clauses proofs (:func:`~tricklaw.proofs.equivalence.prove_paths`) are written
+by :meth:`Recorder.write_tree` as one incremental script per proof (index entry
+``"kind": "tree"``, with its number of ``checks``; :mod:`tricklaw.proofs.recheck` reads it
+back).
 
 File names are deterministic: ``RULESET-PLAYERSp-OBLIGATION-READING-INDEX.smt2`` from
 the :func:`labelled` context (verify labels each (ruleset, players) step, the proofs
@@ -29,7 +33,7 @@ from typing import Any
 
 import z3
 
-from tricklaw.proofs.smt2 import script
+from tricklaw.proofs.smt2 import Command, script, tree_script
 from tricklaw.spec.errors import TricklawError
 
 LABEL_KEYS = ("ruleset", "players", "obligation", "reading")
@@ -57,6 +61,30 @@ class Recorder:
         """Write the query ``named`` (name, formula pairs), whose Z3 answer was ``answer``."""
         formulas = self.translated([f for _, f in named])
         named = list(zip([n for n, _ in named], formulas, strict=True))
+        name, comments, extra = self._name()
+        text = script(named, answer, [f"tricklaw query {name}", *comments], self._texts)
+        self._file(name, text, answer, [n for n, _ in named], extra)
+
+    def write_tree(
+        self, named: Sequence[tuple[str, z3.BoolRef]], commands: Sequence[Command], answer: str
+    ) -> None:
+        """Write an incremental query (:func:`~tricklaw.proofs.smt2.tree_script`): the
+        ``named`` assertions, then ``commands``; Z3 answered ``unsat`` to every
+        ``check-sat`` but the last, and ``answer`` to the last. Its index entry has
+        ``"kind": "tree"`` and the number of ``checks``."""
+        formulas = self.translated([f for _, f in named])
+        moved = self.translated([f for _, f in commands if f is not None])
+        it = iter(moved)
+        steps = [(k, None if f is None else next(it)) for k, f in commands]
+        named = list(zip([n for n, _ in named], formulas, strict=True))
+        name, comments, extra = self._name()
+        text = tree_script(named, steps, answer, [f"tricklaw query {name}", *comments])
+        checks = sum(k == "check" for k, _ in commands)
+        names = [n for n, _ in named]
+        self._file(name, text, answer, names, {**extra, "kind": "tree", "checks": checks})
+
+    def _name(self) -> tuple[str, list[str], dict[str, Any]]:
+        """The next file name under the current label, its comment lines, its index keys."""
         label = dict(LABEL.get())
         parts = [label.get(k, "") for k in LABEL_KEYS]
         if parts[1]:
@@ -66,21 +94,17 @@ class Recorder:
         self._counts[stem] = index + 1
         name = f"{stem}-{index:04d}.smt2"
         comments = [f"{k}: {label[k]}" for k in LABEL_KEYS if label.get(k)]
-        text = script(named, answer, [f"tricklaw query {name}", *comments], self._texts)
+        return name, comments, {**{k: label.get(k, "") for k in LABEL_KEYS}, "index": index}
+
+    def _file(
+        self, name: str, text: str, answer: str, names: list[str], extra: dict[str, Any]
+    ) -> None:
         try:
             with open(self.directory / name, "x", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
             raise TricklawError(f"cannot write {self.directory / name}: {exc.strerror}") from None
-        self.entries.append(
-            {
-                "file": name,
-                "expected": answer,
-                **{k: label.get(k, "") for k in LABEL_KEYS},
-                "index": index,
-                "names": [n for n, _ in named],
-            }
-        )
+        self.entries.append({"file": name, "expected": answer, **extra, "names": names})
 
 
 RECORDER: ContextVar[Recorder | None] = ContextVar("tricklaw_smt2_recorder", default=None)

@@ -1,4 +1,5 @@
-"""One solver query as an SMT-LIB 2 script that any solver can check again.
+"""One solver query as an SMT-LIB 2 script that any solver can check again (and, by
+:func:`tree_script`, a whole model = clauses proof as one incremental script).
 
 :func:`script` writes tracked assertions (:class:`~tricklaw.proofs.solver.Tracked`) as
 ``(assert (! FORMULA :named CLAUSE-ID))`` (``CLAUSE-ID#k`` for a clause's k-th further
@@ -262,3 +263,110 @@ def script(
         lines.append("(get-unsat-core)")
     lines.append("(exit)")
     return "\n".join(lines) + "\n"
+
+
+Command = tuple[str, z3.BoolRef | None]
+"""One command of an incremental script (:func:`tree_script`): ``("push", None)``,
+``("pop", None)``, ``("check", None)``, ``("assert", formula)``, ``("assert-not",
+formula)`` (written ``(assert (not F))`` with the very text of ``F``, so that a reader can
+match the two sides of a decision), or ``("claim", formula)`` (an assertion named
+:data:`CLAIM`, the claim a leaf's ``check-sat`` refutes)."""
+
+CLAIM = "claim:outputs-differ"
+"""The name of every leaf claim of a :func:`tree_script`."""
+
+
+def one_line(text: str) -> str:
+    """Z3's text of a formula on one line (its symbols hold no white space)."""
+    return " ".join(text.split())
+
+
+def tree_script(
+    named: Sequence[tuple[str, z3.BoolRef]],
+    commands: Sequence[Command],
+    answer: str,
+    comments: Sequence[str] = (),
+) -> str:
+    """An incremental SMT-LIB 2 script: the ``named`` assertions (``CLAUSE-ID`` names), then
+    ``commands``, one a line (``(push 1)``, ``(pop 1)``, ``(check-sat)``, ``(assert F)``,
+    ``(assert (not F))``, ``(assert (! F :named |claim:outputs-differ|))``). ``answer`` is
+    Z3's answer to the last ``check-sat``; every earlier one was ``unsat``. The formulas
+    must be free of Z3-only constructs (the equivalence proofs' are: linear integer terms)."""
+    formulas = [f for _, f in named] + [f for _, f in commands if f is not None]
+    texts: dict[int, str] = {}
+    rewrite = Standardiser()
+    head, printed = _printed([f for _, f in named])
+    for f, text in zip([f for _, f in named], printed, strict=True):
+        texts[f.get_id()] = text
+    for f in formulas:
+        if f.get_id() not in texts:
+            texts[f.get_id()] = f.sexpr()
+    for key, text in texts.items():
+        if needs_rewrite(text):  # a nullary or unary and/or/+ is restated
+            f = next(g for g in formulas if g.get_id() == key)
+            texts[key] = rewrite(f).sexpr()
+        texts[key] = one_line(texts[key])
+    if rewrite.definitions:
+        raise ValueError("a Z3-only construct that needs a definition, in a tree script")
+    lines = [f"; {c}" for c in comments]
+    lines += [f"(set-info :status {answer})", f"(set-logic {logic(formulas)})", *head]
+    lines += [f"(assert (! {texts[f.get_id()]} :named {symbol(n)}))" for n, f in named]
+    claim = symbol(CLAIM)
+    for kind, formula in commands:
+        if kind in ("push", "pop"):
+            lines.append(f"({kind} 1)")
+        elif kind == "check":
+            lines.append("(check-sat)")
+        elif formula is not None:
+            text = texts[formula.get_id()]
+            if kind == "claim":
+                text = f"(! {text} :named {claim})"
+            elif kind == "assert-not":
+                text = f"(not {text})"
+            lines.append(f"(assert {text})")
+    lines.append("(exit)")
+    return "\n".join(lines) + "\n"
+
+
+
+def _printed(formulas: Sequence[z3.BoolRef]) -> tuple[list[str], list[str]]:
+    """Z3's script of ``formulas`` (printed once): its declarations, and each formula's
+    text. The declarations are those of the background: the decisions and claims of a
+    tree script speak of its inputs and outputs, which the background constrains (a
+    constant missing from them is a parse error for the second solver, never a pass)."""
+    solver = z3.Solver(ctx=formulas[0].ctx) if formulas else z3.Solver()
+    solver.add(*formulas)
+    commands = [m.group(1).strip() for m in _TOP.finditer(_top_level(solver.sexpr()))]
+    head = [c for c in commands if not c.startswith("(assert")]
+    body = [c[len("(assert") : -1].strip() for c in commands if c.startswith("(assert")]
+    if len(body) != len(formulas):  # Z3 merged or split assertions: print each alone
+        body = [f.sexpr() for f in formulas]
+    return head, body
+
+
+_TOP = re.compile(r"\x00([^\x00]*)")
+
+
+def _top_level(text: str) -> str:
+    """``text`` with a NUL before each top-level s-expression (quoted symbols and
+    comments respected), for :data:`_TOP` to split."""
+    out, depth, quoted, comment = [], 0, False, False
+    for ch in text:
+        if comment:
+            comment = ch != "\n"
+        elif quoted:
+            quoted = ch != "|"
+        elif ch == "|":
+            quoted = True
+        elif ch == ";":
+            comment = True
+            continue
+        elif ch == "(":
+            if depth == 0:
+                out.append("\x00")
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if not comment:
+            out.append(ch)
+    return "".join(out)

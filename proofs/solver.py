@@ -73,6 +73,7 @@ __all__ = [
     "fresh_context",
     "is_claim",
     "labelled",
+    "minimal_core",
     "optimum",
 ]
 
@@ -186,7 +187,8 @@ def check(
     An ``unsat`` is then classified (:func:`classify`; ``hollow=False`` skips this for a
     caller's inner queries, such as the steps that make a core minimal): vacuous or
     trivial rather than proved when it says nothing about the rules (``claim_alone``: see
-    :func:`classify`)."""
+    :func:`classify`). The core reported is :func:`minimal_core`'s (deterministic and
+    minimal; Z3's own when ``hollow=False``)."""
     assertions = list(assertions)
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
@@ -200,7 +202,11 @@ def check(
     seconds = time.perf_counter() - start
     record([(label, item.formula) for label, item in named], answer)
     if answer == z3.unsat:
-        core = sorted({names[str(b)] for b in solver.unsat_core()})
+        found = {str(b) for b in solver.unsat_core()}
+        if hollow:
+            pairs = [(label, item.formula) for label, item in named]
+            found = minimal_core(pairs, found, timeout_ms)
+        core = sorted({names[label] for label in found})
         status, why = classify(assertions, timeout_ms, claim_alone) if hollow else (PROVED, "")
         seconds = time.perf_counter() - start
         return Outcome(status, seconds, tuple(core), detail=why)
@@ -208,6 +214,39 @@ def check(
         witness = decode(solver.model()) if decode else {}
         return Outcome(COUNTEREXAMPLE, seconds, tuple(sorted(counts)), witness)
     return Outcome(UNKNOWN, seconds, tuple(sorted(counts)), detail=solver.reason_unknown())
+
+
+def minimal_core(
+    named: Sequence[tuple[str, z3.BoolRef]], core: set[str], timeout_ms: int
+) -> set[str]:
+    """The unsat core of the unsatisfiable ``named`` assertions that depends on nothing but
+    their meaning and order: deletion from the whole set, last assertion first (each is
+    dropped when the rest stay unsatisfiable), so every assertion of the result is
+    needed, and of the ways to a contradiction the one of the earliest assertions is
+    kept (the first illegal play of a worked example, say). Z3's own ``core`` (labels)
+    only saves checks: an assertion outside it is dropped without a check while the set
+    still holds that whole core (then the rest are unsatisfiable whatever the dropped
+    ones say), which is exactly what the check would answer. An assertion whose check
+    does not answer in time is kept.
+
+    Z3's cores are not minimal, and which one it returns depends on incidental state (the
+    terms made before, and even memory touched in other contexts: writing a query as
+    SMT-LIB text changed one core of verify); this one is the same in every run."""
+    kept = [label for label, _ in named]
+    hint = set(core)
+    solver = z3.Solver()  # one solver: each assertion guarded, the rest checked by assumptions
+    solver.set("timeout", timeout_ms)
+    guard = {label: z3.Bool(f"core!{label}") for label, _ in named}
+    solver.add(*[z3.Implies(guard[label], f) for label, f in named])
+    for label, _ in reversed(named):
+        rest = [x for x in kept if x != label]
+        if label not in hint and hint <= set(rest):
+            kept = rest
+            continue
+        if solver.check(*[guard[x] for x in rest]) == z3.unsat:
+            kept = rest
+            hint = {str(b).removeprefix("core!") for b in solver.unsat_core()}  # part of rest
+    return set(kept)
 
 
 def optimum(
