@@ -31,6 +31,8 @@ from tricklaw.proofs.quantities import (
 )
 from tricklaw.spec import Pick, load_registry, parse_registry
 
+clause = pytest.mark.clause
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -275,7 +277,7 @@ def test_a_new_pick_by_place_that_cannot_tie_needs_no_dispute(
 # --- the youngest player (STI-LEAD-1) ---------------------------------------------------------
 
 
-@pytest.mark.clause("STI-LEAD-1", "STI-D-AGETIE")
+@clause("STI-LEAD-1", "STI-D-AGETIE")
 def test_the_youngest_player_can_tie_and_the_text_is_silent() -> None:
     """Found by Z3 from the players' ages (the model numbers the seats from the youngest
     and never compares ages): two players of one age, the youngest."""

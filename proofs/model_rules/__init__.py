@@ -6,11 +6,11 @@ how many seats a table has and how many cards each is dealt, which card an autom
 (a ghost, a virtual player) plays, how a virtual player's display is turned up. A game
 states them here, from its clauses (never from the model's code), as a :class:`GameRules`:
 
-* :attr:`GameRules.table`: the seats and the cards dealt to each, at a player count and
+* ``GameRules.table``: the seats and the cards dealt to each, at a player count and
   reading (:class:`Table`);
-* :attr:`GameRules.states`: :class:`StateRule` s, each the rule's answer for a decision
+* ``GameRules.states``: :class:`StateRule` s, each the rule's answer for a decision
   state of the model, in Z3 and tracked by clause, with the model's answer for it;
-* :attr:`GameRules.exhaustive`: :class:`ExhaustiveRule` s, each a model function held to
+* ``GameRules.exhaustive``: :class:`ExhaustiveRule` s, each a model function held to
   a statement of its clause on every input of a finite domain (every display pattern).
 
 :mod:`tricklaw.proofs.model_rule_checks` holds the model to them. :data:`MODEL_RULES` maps
@@ -56,9 +56,9 @@ class StateRule:
     players: tuple[int, ...] | None
     rule: Callable[[Game, State[Any], z3.ArithRef], list[Tracked]]
     """``(game, state, outcome) -> the rule's answer for the state``, as tracked
-    assertions over the integer ``outcome`` (:data:`NONE` for no automatic action)."""
+    assertions over the integer ``outcome`` (``NONE`` for no automatic action)."""
     model: Callable[[Game, State[Any]], int]
-    """The model's answer at the state (:data:`NONE` for none)."""
+    """The model's answer at the state (``NONE`` for none)."""
     card: bool = True
     """Whether the outcome is a card (a witness then names it)."""
 

@@ -125,7 +125,7 @@ def start_model(game: Game, state: State[Any]) -> int:
 
 def automatic_card(game: Game, state: State[Any]) -> int:
     """The model's automatic move at ``state``: the card it plays (-2 for an action that
-    plays no card), or :data:`NONE`."""
+    plays no card), or ``NONE``."""
     action = game.ruleset.automatic_action(state)
     if action is None:
         return NONE
@@ -134,7 +134,7 @@ def automatic_card(game: Game, state: State[Any]) -> int:
 
 def display_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
     """Between tricks (a trick over, the next not begun): no uncovered face-down card
-    (HUND-TWO-6); at other states nothing is stated (the outcome is :data:`NONE`)."""
+    (HUND-TWO-6); at other states nothing is stated (the outcome is ``NONE``)."""
     between = game.players == 2 and bool(state.tricks) and not state.trick
     return [Tracked("HUND-TWO-6", out == 0 if between else out == NONE)]
 
@@ -168,7 +168,7 @@ def check_virtual_card(game: Game, model: Sequence[ModuleType]) -> Exhausted:
     """The model's ``virtual_card`` on every face-up row of the game's width (each column
     empty or showing a card of any suit; the cards differ in value from column to column;
     the face-down cards, which the rule does not read, left out) and every trick of
-    :func:`_tricks`."""
+    ``_tricks``."""
     choose = next(m.virtual_card for m in model if hasattr(m, "virtual_card"))
     width = (hand(game) + 1) // 2
     low = game.ruleset.deck(game.players, game.options)[0] & 31

@@ -83,7 +83,7 @@ def seat_model(game: Game, state: State[Any]) -> int:
 
 def ghost_model(game: Game, state: State[Any]) -> int:
     """The model's automatic move at ``state``: the card it plays (-2 for an action that
-    plays no card), or :data:`NONE`."""
+    plays no card), or ``NONE``."""
     action = game.ruleset.automatic_action(state)
     if action is None:
         return NONE
