@@ -28,12 +28,24 @@ from typing import Any
 
 import z3
 
+from tricklaw.model import actions
+from tricklaw.model.actions import ActionKind
 from tricklaw.model.registry import Registry
 from tricklaw.model.state import Game, State
 from tricklaw.proofs.solver import Tracked
 
 NONE = -1
 """The outcome "no automatic action" of a :class:`StateRule`."""
+
+
+def automatic_card(game: Game, state: State[Any]) -> int:
+    """The model's automatic move at ``state`` (a ghost's, a virtual player's): the card
+    it plays, -2 for an action that plays no card, or ``NONE`` when no seat moves by
+    itself."""
+    action = game.ruleset.automatic_action(state)
+    if action is None:
+        return NONE
+    return actions.card_of(action) if actions.kind_of(action) is ActionKind.PLAY else -2
 
 
 @dataclass(frozen=True)

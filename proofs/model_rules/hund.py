@@ -42,6 +42,7 @@ from tricklaw.proofs.model_rules import (
     GameRules,
     StateRule,
     Table,
+    automatic_card,
 )
 from tricklaw.proofs.solver import Tracked
 
@@ -121,15 +122,6 @@ def start_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
 def start_model(game: Game, state: State[Any]) -> int:
     """The model's start player of the round, once play begins."""
     return state.first_leader if state.phase is Phase.PLAY else NONE
-
-
-def automatic_card(game: Game, state: State[Any]) -> int:
-    """The model's automatic move at ``state``: the card it plays (-2 for an action that
-    plays no card), or ``NONE``."""
-    action = game.ruleset.automatic_action(state)
-    if action is None:
-        return NONE
-    return actions.card_of(action) if actions.kind_of(action) is ActionKind.PLAY else -2
 
 
 def display_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:

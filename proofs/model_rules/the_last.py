@@ -21,10 +21,15 @@ from typing import Any
 
 import z3
 
-from tricklaw.model import actions
-from tricklaw.model.actions import ActionKind
 from tricklaw.model.state import Game, Phase, State, seat_after
-from tricklaw.proofs.model_rules import MODEL_RULES, NONE, GameRules, StateRule, Table
+from tricklaw.proofs.model_rules import (
+    MODEL_RULES,
+    NONE,
+    GameRules,
+    StateRule,
+    Table,
+    automatic_card,
+)
 from tricklaw.proofs.plays import PLAYS, term
 from tricklaw.proofs.solver import Tracked
 
@@ -81,21 +86,12 @@ def seat_model(game: Game, state: State[Any]) -> int:
     return seat_after(state.info.seating, 2, 1)
 
 
-def ghost_model(game: Game, state: State[Any]) -> int:
-    """The model's automatic move at ``state``: the card it plays (-2 for an action that
-    plays no card), or ``NONE``."""
-    action = game.ruleset.automatic_action(state)
-    if action is None:
-        return NONE
-    return actions.card_of(action) if actions.kind_of(action) is ActionKind.PLAY else -2
-
-
 MODEL_RULES.register(
     "the-last",
     GameRules(
         table,
         states=(
-            StateRule("ghost-card", ("ghost-play",), (2,), ghost_rule, ghost_model),
+            StateRule("ghost-card", ("ghost-play",), (2,), ghost_rule, automatic_card),
             StateRule("ghost-seat", ("ghost-seat",), (2,), seat_rule, seat_model, card=False),
         ),
     ),
