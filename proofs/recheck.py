@@ -27,6 +27,13 @@ from tricklaw.proofs.smt2 import CLAIM, symbol
 LEAF = f":named {symbol(CLAIM)}))"
 """How a leaf's claim line ends."""
 
+CVC5_UNITS = 20_000_000
+"""cvc5's limit per ``check-sat`` (its ``rlimit-per`` option), in cvc5's resource units: a
+count of the solver's own steps, so the answer is the same on every machine and under any
+load, as a time limit's is not (a re-check that passes on a quiet machine must not fail
+on a busy one). About 50 s of one core on the project's VM (about 400,000 units a
+second); the hardest proof of verify takes about 1.2 million."""
+
 
 class ShapeError(ValueError):
     """The script is not a complete decision tree."""
@@ -76,14 +83,15 @@ def tree_checks(text: str) -> int:
     return checks
 
 
-def cvc5_answers(text: str, ms: int = 10_000) -> list[str]:
+def cvc5_answers(text: str, units: int = CVC5_UNITS) -> list[str]:
     """cvc5's answer (``sat``, ``unsat``, ``unknown``) to every ``check-sat`` of the
-    script ``text``, each within ``ms``; an error ends the list with ``error: ...``."""
+    script ``text``, each within ``units`` (:data:`CVC5_UNITS`); an error ends the list
+    with ``error: ...``."""
     import cvc5
 
     tm: Any = cvc5.TermManager()
     solver = cvc5.Solver(tm)
-    solver.setOption("tlimit-per", str(ms))
+    solver.setOption("rlimit-per", str(units))
     symbols = cvc5.SymbolManager(tm)
     parser = cvc5.InputParser(solver, symbols)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
@@ -103,7 +111,7 @@ def cvc5_answers(text: str, ms: int = 10_000) -> list[str]:
     return answers
 
 
-def tree_verdict(text: str, query: dict[str, Any], ms: int = 10_000) -> tuple[str, int]:
+def tree_verdict(text: str, query: dict[str, Any], units: int = CVC5_UNITS) -> tuple[str, int]:
     """``""`` (agreement) or what went wrong, for the tree script ``text`` of the
     ``index.json`` entry ``query``: its shape (:func:`tree_checks`), then cvc5's answer
     to every check (``unsat`` to all when Z3 proved it, ``expected`` "unsat"); and the
@@ -112,7 +120,7 @@ def tree_verdict(text: str, query: dict[str, Any], ms: int = 10_000) -> tuple[st
         checks = tree_checks(text)
     except ShapeError as exc:
         return f"{query['file']}: not a complete tree: {exc}", 0
-    answers = cvc5_answers(text, ms)
+    answers = cvc5_answers(text, units)
     want = ["unsat"] * (checks - 1) + [query["expected"]]
     if query["expected"] != "unsat" or checks != query["checks"] or answers != want:
         bad = [a for a in answers if a != "unsat"][:3]

@@ -154,7 +154,7 @@ def test_an_unknown_clause_id_fails_the_build(tmp_path: Path) -> None:
     assert "unknown clause id 'STI93-TRICK-99'" in run.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)
 def test_the_docs_build_without_warnings(tmp_path: Path) -> None:
     out = tmp_path / "html"
     run = _sphinx(DOCS, out, tmp_path)

@@ -40,7 +40,7 @@ from tricklaw.page import api, build
 from tricklaw.serve import OracleServer
 from tricklaw.spec import load_registry
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("page-browser")]
+pytestmark = [pytest.mark.slow(minutes=4), pytest.mark.xdist_group("page-browser")]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tmp" / "artifacts" / "page"

@@ -4,8 +4,10 @@
 A second solver (cvc5, from PyPI) reads each file written by verify and must give the
 answer Z3 gave (``index.json``'s ``expected``): ``unsat`` for a proved claim, ``sat``
 for a counterexample, a finding or a satisfiable example. A disagreement fails; so does
-a cvc5 ``unknown`` (a time-out is never counted as agreement). The slow tier does this
-for every ruleset; the fast tier for one ruleset at one player count.
+a cvc5 ``unknown`` (its step budget spent, or incompleteness, is never agreement). The
+budget is counted in cvc5's steps, not seconds (:data:`~tricklaw.proofs.recheck.CVC5_UNITS`),
+so the verdicts do not depend on the machine's load. The slow tier does this for every
+ruleset; the fast tier for one ruleset at one player count.
 """
 
 from __future__ import annotations
@@ -23,22 +25,18 @@ import z3
 
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs import smt2
-from tricklaw.proofs.obligations import fails
-from tricklaw.proofs.recheck import tree_verdict
+from tricklaw.proofs.recheck import CVC5_UNITS, tree_verdict
 from tricklaw.proofs.recorder import labelled, recording
 from tricklaw.proofs.solver import PROVED, Tracked, check, exactly_one, optimum
 from tricklaw.verify import Scope, collect
 
-CVC5_MS = 60_000
-"""cvc5's time limit per query."""
 
-
-def cvc5_run(text: str, ms: int = CVC5_MS) -> tuple[str, list[str]]:
+def cvc5_run(text: str, units: int = CVC5_UNITS) -> tuple[str, list[str]]:
     """cvc5's answer to the script ``text`` (``sat``, ``unsat``, ``unknown``, or
     ``error: ...``) and the names in its unsat core (when it answers unsat)."""
     tm = cvc5.TermManager()
     solver = cvc5.Solver(tm)
-    solver.setOption("tlimit-per", str(ms))
+    solver.setOption("rlimit-per", str(units))  # steps, not seconds: see CVC5_UNITS
     solver.setOption("arrays-exp", "true")  # constant arrays: Z3's empty sets
     symbols = cvc5.SymbolManager(tm)
     parser = cvc5.InputParser(solver, symbols)
@@ -74,7 +72,7 @@ def boolean_families(text: str) -> list[list[str]]:
     return sorted((f for f in families.values() if len(f) > 1), key=len)
 
 
-def split_unsat(text: str, ms: int) -> bool:
+def split_unsat(text: str, units: int) -> bool:
     """Whether cvc5 proves the script unsat by cases: for some family of Boolean constants
     ``b_1 .. b_n`` (:func:`boolean_families`), the script plus ``b_i`` is unsat for every
     ``i``, and the script plus "no ``b_i``" is unsat too. The cases cover every model, so
@@ -84,7 +82,7 @@ def split_unsat(text: str, ms: int) -> bool:
     for family in boolean_families(text):
         cases = [*family, f"(not (or {' '.join(family)}))"]
         if all(
-            cvc5_run(text.replace("(check-sat)", f"(assert {case})\n(check-sat)", 1), ms)[0]
+            cvc5_run(text.replace("(check-sat)", f"(assert {case})\n(check-sat)", 1), units)[0]
             == "unsat"
             for case in cases
         ):
@@ -92,27 +90,37 @@ def split_unsat(text: str, ms: int) -> bool:
     return False
 
 
-def recheck(directory: Path, ms: int = CVC5_MS) -> dict[str, list[str]]:
-    """Every query of ``directory``'s ``index.json`` checked by cvc5: the files by
-    verdict (``agree``, ``disagree``, ``unknown``, ``skipped`` when Z3 itself had no
-    answer), with what went wrong. An unsat query cvc5 leaves open as a whole is tried
-    again by cases (:func:`split_unsat`); it agrees when every case is unsat (its unsat
-    core is then the whole query's, checked by nobody: the answer is what is compared)."""
-    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+def recheck(
+    directory: Path,
+    budgets: tuple[int, ...] = (CVC5_UNITS,),
+    queries: list[dict[str, Any]] | None = None,
+) -> dict[str, list[str]]:
+    """Every query of ``directory``'s ``index.json`` (or the given ``queries`` of it)
+    checked by cvc5: the files by verdict (``agree``, ``disagree``, ``unknown``,
+    ``skipped`` when Z3 itself had no answer), with what went wrong. Each budget in turn
+    (cvc5's steps per check, smallest first): the query whole, then, for an unsat query
+    cvc5 leaves open, by cases (:func:`split_unsat`); it agrees when every case is unsat
+    (its unsat core is then the whole query's, checked by nobody: the answer is what is
+    compared)."""
+    if queries is None:
+        queries = json.loads((directory / "index.json").read_text(encoding="utf-8"))["queries"]
     out: dict[str, list[str]] = {"agree": [], "disagree": [], "unknown": [], "skipped": []}
-    for query in index["queries"]:
+    for query in queries:
         name, expected = query["file"], query["expected"]
         if expected == "unknown":
             out["skipped"].append(name)
             continue
         text = (directory / name).read_text(encoding="utf-8")
         if query.get("kind") == "tree":  # a model = clauses proof: shape, then every check
-            wrong, _ = tree_verdict(text, query, ms)
+            wrong, _ = tree_verdict(text, query)  # each check within the full CVC5_UNITS
             out["disagree" if wrong else "agree"].append(wrong or name)
             continue
-        answer, core = cvc5_run(text, ms)
-        if answer == "unknown" and expected == "unsat" and split_unsat(text, ms):
-            answer, core = "unsat", []
+        for units in budgets:
+            answer, core = cvc5_run(text, units)
+            if answer == "unknown" and expected == "unsat" and split_unsat(text, units):
+                answer, core = "unsat", []
+            if answer != "unknown":
+                break
         if answer == expected and set(core) <= set(query["names"]):
             out["agree"].append(name)
         elif answer in ("unknown", ""):
@@ -192,7 +200,7 @@ def test_exactly_one_is_written_as_a_sum_of_ite() -> None:
 
 def test_the_checker_reports_a_disagreement_and_an_unknown(tmp_path: Path) -> None:
     """No test that cannot fail: a wrong expected answer is a disagreement, and cvc5's
-    time-out (or incompleteness) is reported as unknown, not as agreement."""
+    spent budget (or incompleteness) is reported as unknown, not as agreement."""
     x, y, z = z3.Ints("x y z")
     queries = {
         "wrong.smt2": ([("A", x > 1), ("B", x < 0)], "sat"),
@@ -207,7 +215,7 @@ def test_the_checker_reports_a_disagreement_and_an_unknown(tmp_path: Path) -> No
         (tmp_path / name).write_text(_query(named, expected), encoding="utf-8")
         entries.append({"file": name, "expected": expected, "names": [n for n, _ in named]})
     (tmp_path / "index.json").write_text(json.dumps({"queries": entries}), encoding="utf-8")
-    verdicts = recheck(tmp_path, ms=200)
+    verdicts = recheck(tmp_path, budgets=(100_000,))
     assert verdicts["agree"] == ["right.smt2"]
     assert [v.split(":")[0] for v in verdicts["disagree"]] == ["wrong.smt2"]
     assert verdicts["unknown"] == ["hard.smt2"]
@@ -220,9 +228,9 @@ def test_a_query_cvc5_cannot_settle_whole_is_settled_by_sound_cases() -> None:
     x = z3.Int("x")
     exactly = [("ONE", z3.PbEq([(v, 1) for v in b], 1)), ("X", z3.If(b[0], x == 1, x == 2))]
     unsat_script = _query([*exactly, ("claim", x > 2)], "unsat")
-    assert split_unsat(unsat_script, 2000)
+    assert split_unsat(unsat_script, 1_000_000)
     none_is_possible = [("X", z3.If(z3.Or(*b), x == 1, x == 3)), ("claim", x > 2)]
-    assert not split_unsat(_query(none_is_possible, "sat"), 2000)
+    assert not split_unsat(_query(none_is_possible, "sat"), 1_000_000)
     assert [sorted(f) for f in boolean_families(unsat_script)] == [["b_0", "b_1", "b_2"]]
 
 
@@ -299,29 +307,35 @@ def test_results_do_not_depend_on_recording(tmp_path: Path) -> None:
     assert _without_times(one) == _without_times(two)
 
 
-RECHECK_MS = 2_000
-"""cvc5's time limit per query in the slow tier's re-check of a whole ruleset."""
-def proved_queries(directory: Path) -> Path:
-    """A copy of ``directory``'s index holding only the queries Z3 proved (unsat): the
-    proofs verify reports, which the second solver must confirm."""
-    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
-    index["queries"] = [q for q in index["queries"] if q["expected"] == "unsat"]
-    (directory / "index.json").write_text(json.dumps(index), encoding="utf-8")
-    return directory
+RECHECK_BUDGETS = (200_000, 2_000_000)
+"""cvc5's budgets per query (and per case of a split) in the slow tier's re-check of the
+whole verify run, in its steps (see :data:`~tricklaw.proofs.recheck.CVC5_UNITS`), tried in
+turn (:func:`recheck`). Steps are not seconds: 200,000 are 0.05 s on most queries, 0.6 s
+on the edition diff's (which need up to 2 million) and 1.4 s on the hardest score bounds
+(44 s whole, about 1 s by cases). The checks of a decision tree (no cases to split on)
+get the full ``CVC5_UNITS``."""
+
+
+@pytest.mark.slow(minutes=4)
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_proof_of_verify_is_checked_again_by_cvc5(ruleset: str, verify_run: Any) -> None:
+    """The suite's one ``tricklaw verify --smt2`` run (``verify_run``, tests/conftest.py),
+    one ruleset per test (xdist spreads them over the cores): cvc5 on every query Z3
+    proved (unsat; by cases where it cannot settle a query whole), the model = clauses
+    proofs' decision trees among them. A disagreement fails, and so does a proof cvc5
+    leaves undecided."""
+    index = json.loads((verify_run.smt2 / "index.json").read_text(encoding="utf-8"))
+    proved = [q for q in index["queries"] if q["ruleset"] == ruleset and q["expected"] == "unsat"]
+    verdicts = recheck(verify_run.smt2, RECHECK_BUDGETS, proved)
+    assert not verdicts["disagree"], verdicts["disagree"][:10]
+    assert not verdicts["unknown"], f"cvc5 gave no answer on {verdicts['unknown'][:10]}"
+    assert len(verdicts["agree"]) == len(proved) > 0
+    print(f"{ruleset}: cvc5 confirms all {len(proved)} proofs")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_every_proof_of_verify_is_checked_again_by_cvc5(ruleset: str, tmp_path: Path) -> None:
-    """Each ruleset on its own (xdist spreads them over the cores): verify with ``--smt2``,
-    then cvc5 on every query Z3 proved (by cases where it cannot settle a query whole).
-    A disagreement fails, and so does a proof cvc5 leaves undecided."""
-    # jobs=1, as the command line does: each unit in a fresh process.
-    results = collect(Scope(ruleset, smt2=str(tmp_path), jobs=1))
-    bad = [r for r in results if fails(r)]  # documented vacuous or trivial rows pass
-    assert not bad, bad[:3]
-    verdicts = recheck(proved_queries(tmp_path), RECHECK_MS)
-    assert not verdicts["disagree"], verdicts["disagree"][:10]
-    assert not verdicts["unknown"], f"cvc5 gave no answer on {verdicts['unknown'][:10]}"
-    assert verdicts["agree"]
-    print(f"{ruleset}: cvc5 confirms all {len(verdicts['agree'])} proofs")
+def test_every_query_of_verify_belongs_to_a_ruleset(verify_run: Any) -> None:
+    """So that the per-ruleset re-check above leaves no query out."""
+    index = json.loads((verify_run.smt2 / "index.json").read_text(encoding="utf-8"))
+    assert index["queries"]
+    assert {q["ruleset"] for q in index["queries"]} <= set(RULESETS)

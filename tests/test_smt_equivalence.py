@@ -24,12 +24,19 @@ import pytest
 
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs import equivalence, equivalence_score
-from tricklaw.proofs.recheck import LEAF, ShapeError, cvc5_answers, tree_checks, tree_verdict
+from tricklaw.proofs.recheck import (
+    CVC5_UNITS,
+    LEAF,
+    ShapeError,
+    cvc5_answers,
+    tree_checks,
+    tree_verdict,
+)
 from tricklaw.proofs.recorder import labelled, recording, write_index
 from tricklaw.proofs.solver import PROVED, fresh_context
 
 
-def recheck_trees(directory: Path, ms: int = 10_000) -> dict[str, Any]:
+def recheck_trees(directory: Path, units: int = CVC5_UNITS) -> dict[str, Any]:
     """Every tree script of ``directory``'s index (:func:`tree_verdict`). Returns the files
     by verdict and the figures (checks, bytes, cvc5's seconds)."""
     index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
@@ -40,7 +47,7 @@ def recheck_trees(directory: Path, ms: int = 10_000) -> dict[str, Any]:
         text = (directory / query["file"]).read_text(encoding="utf-8")
         out["bytes"] += len(text)
         start = time.perf_counter()
-        wrong, checks = tree_verdict(text, query, ms)
+        wrong, checks = tree_verdict(text, query, units)
         out["seconds"] += time.perf_counter() - start
         out["checks"] += checks
         out["disagree" if wrong else "agree"].append(wrong or query["file"])
@@ -132,14 +139,14 @@ def test_cvc5_confirms_every_equivalence_proof(ruleset: str, players: int, tmp_p
     results = export(tmp_path, ruleset, players)
     z3_seconds = time.perf_counter() - start
     assert all(r.status == PROVED for r in results), [r for r in results if r.status != PROVED]
-    verdicts = recheck_trees(tmp_path, 60_000)
+    verdicts = recheck_trees(tmp_path)
     assert not verdicts["disagree"], verdicts["disagree"][:5]
     assert verdicts["agree"]
     index = json.loads((tmp_path / "index.json").read_text(encoding="utf-8"))
     for query in index["queries"]:
         if not query.get("kind"):  # the executor's facts ("two cards of a trick differ")
             text = (tmp_path / query["file"]).read_text(encoding="utf-8")
-            assert cvc5_answers(text, 60_000) == [query["expected"]] == ["unsat"], query
+            assert cvc5_answers(text) == [query["expected"]] == ["unsat"], query
     print(
         f"{ruleset} {players}p: cvc5 confirms {len(verdicts['agree'])} proofs,"
         f" {verdicts['checks']} checks, {verdicts['bytes'] / 1e6:.1f} MB,"

@@ -1,19 +1,16 @@
 """``tricklaw verify``, run once for the whole suite, and its report read closely.
 
 The run is the README's main job: every ruleset, player count and reading. Rather than
-run it again for each question, one module-scoped run writes its JSON report and every
-test here reads that report: the exit status and the closing lines, that nothing is
-unknown or a counterexample, that each ruleset and player count has every kind of
-obligation, that every finding is a recorded dispute, and that the printed counts are the
-report's.
+run it again for each question, one run for the whole suite (``verify_run`` in
+``tests/conftest.py``) writes its JSON report and every test here reads that report: the
+exit status and the closing lines, that nothing is unknown or a counterexample, that each
+ruleset and player count has every kind of obligation, that every finding is a recorded
+dispute, and that the printed counts are the report's.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,7 +20,7 @@ import pytest
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import load_registry
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("verify")]
+pytestmark = [pytest.mark.slow(minutes=10)]
 
 PER_PLAYER_COUNT = {
     "coverage",
@@ -44,31 +41,8 @@ PER_PLAYER_COUNT = {
 """The obligations every ruleset has at every player count."""
 
 
-@pytest.fixture(scope="module")
-def verify_run(tricklaw_script: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("verify") / "report.json"
-    proc = subprocess.run(
-        [tricklaw_script, "verify", "--json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    report = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-    return proc, report
-
-
-def test_the_verify_run_is_one_xdist_group(request: pytest.FixtureRequest) -> None:
-    """The tests here share one worker, hence one verify run: pytest-xdist's ``loadgroup``
-    marks a grouped test's id with ``@verify``. (pytest 9.2 lost that mark and the run
-    was made once per worker, pytest-dev/pytest-xdist#1386; pyproject.toml pins below it.)"""
-    if "PYTEST_XDIST_WORKER" not in os.environ or request.config.getoption("dist") != "loadgroup":
-        pytest.skip("not run by pytest-xdist with --dist loadgroup")
-    assert request.node.nodeid.endswith("@verify"), request.node.nodeid
-
-
 def test_verify_exits_0_and_says_so(verify_run: Any) -> None:
-    proc, report = verify_run
+    proc, report = verify_run.proc, verify_run.report
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     n = Counter(r["status"] for r in report["results"])
@@ -85,7 +59,7 @@ def test_verify_exits_0_and_says_so(verify_run: Any) -> None:
 
 
 def test_nothing_is_unknown_or_a_counterexample(verify_run: Any) -> None:
-    _, report = verify_run
+    report = verify_run.report
     statuses = Counter(r["status"] for r in report["results"])
     allowed = {"proved", "pass", "finding", "info", "vacuous", "trivial"}
     assert set(statuses) <= allowed, statuses
@@ -97,7 +71,7 @@ def test_nothing_is_unknown_or_a_counterexample(verify_run: Any) -> None:
 def test_every_hollow_row_is_documented_and_no_answer_is_proved(verify_run: Any) -> None:
     """A vacuous or trivial row carries the reason its ruleset documents; ties-possible is
     informational, never proved; the sampled agreement is a pass, not a proof."""
-    _, report = verify_run
+    report = verify_run.report
     for row in report["results"]:
         if row["status"] in {"vacuous", "trivial"}:
             assert row["expected"], row
@@ -108,7 +82,7 @@ def test_every_hollow_row_is_documented_and_no_answer_is_proved(verify_run: Any)
 
 
 def test_every_ruleset_and_player_count_has_every_obligation(verify_run: Any) -> None:
-    _, report = verify_run
+    report = verify_run.report
     seen: dict[tuple[str, str], set[str]] = {}
     for row in report["results"]:
         seen.setdefault((row["ruleset"], row["players"]), set()).add(row["obligation"])
@@ -121,7 +95,7 @@ def test_every_ruleset_and_player_count_has_every_obligation(verify_run: Any) ->
 def test_the_model_equals_the_clauses_on_every_trick_of_every_table(verify_run: Any) -> None:
     """Issue 13's model = clauses for the trick judge: proved (not sampled, not over a
     path budget) for every ruleset, player count and reading, with the paths counted."""
-    _, report = verify_run
+    report = verify_run.report
     rows = [r for r in report["results"] if r["obligation"] == "equivalence-trick"]
     tables = {(r["ruleset"], r["players"]) for r in rows}
     assert tables == {(rid, str(n)) for rid, rs in RULESETS.items() for n in rs.player_counts}
@@ -133,7 +107,7 @@ def test_the_model_equals_the_clauses_on_every_trick_of_every_table(verify_run: 
 
 
 def test_every_finding_is_a_recorded_dispute_with_a_witness(verify_run: Any) -> None:
-    _, report = verify_run
+    report = verify_run.report
     for row in report["results"]:
         if row["status"] != "finding":
             continue
@@ -145,7 +119,7 @@ def test_every_finding_is_a_recorded_dispute_with_a_witness(verify_run: Any) -> 
 
 def test_every_bound_is_met_by_its_witness(verify_run: Any) -> None:
     """A proved score bound is tight: its witness replays to exactly the bound."""
-    _, report = verify_run
+    report = verify_run.report
     bounds = [r for r in report["results"] if r["obligation"] in {"score-max", "score-min"}]
     assert bounds
     for row in bounds:
@@ -154,7 +128,7 @@ def test_every_bound_is_met_by_its_witness(verify_run: Any) -> None:
 
 
 def test_the_report_is_written_where_asked_and_only_there(verify_run: Any) -> None:
-    _, report = verify_run
+    report = verify_run.report
     assert report["format"] == "tricklaw-verify" and report["version"] == 1
     assert report["scope"]["ruleset"] is None and report["scope"]["players"] is None
     assert not Path("report.json").exists()
@@ -164,7 +138,7 @@ def test_the_default_report_fits_80_columns_and_names_every_finding(verify_run: 
     """Issue 15's verify for a person: the default output is the 80-column summary (a line
     is longer only when it is one unbreakable token), every finding's dispute and clauses
     are named whole, and the full table is behind ``--table``."""
-    proc, report = verify_run
+    proc, report = verify_run.proc, verify_run.report
     lines = proc.stdout.splitlines()
     assert not [line for line in lines if len(line) > 80 and len(line.split()) > 1]
     assert "obligation" not in lines[0]  # not the table's heading
