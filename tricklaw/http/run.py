@@ -3,10 +3,13 @@ serve --http``) and :class:`LiveServer` in a thread (tests, the load test).
 
 uvicorn parses HTTP/1.1 with h11, strictly: a body is framed by its Content-Length (or
 chunks) whether or not the application reads it, so a refused request's body never runs
-as the next request. The socket listens with a backlog of :data:`BACKLOG`; at most
+as the next request (:mod:`~tricklaw.http.protocol` makes uvicorn's own refusals JSON).
+The socket listens with a backlog of :data:`BACKLOG`; at most
 :data:`MAX_CONNECTIONS` connections and requests at once (more get 503); an idle
-keep-alive connection closes after :data:`KEEP_ALIVE` seconds, and a body that stalls
-is refused after :data:`~tricklaw.http.guards.BODY_TIMEOUT` seconds (408)."""
+keep-alive connection closes after :data:`KEEP_ALIVE` seconds, a request head that does
+not arrive in :data:`~tricklaw.http.protocol.HEAD_TIMEOUT` seconds closes its connection,
+and a body that stalls is refused after :data:`~tricklaw.http.guards.BODY_TIMEOUT`
+seconds (408)."""
 
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ class Limits:
     backlog: int = BACKLOG
     max_connections: int = MAX_CONNECTIONS
     keep_alive: int = KEEP_ALIVE
+    head_timeout: float = 10.0
+    """Seconds a request's line and headers may take (:mod:`~tricklaw.http.protocol`)."""
 
 
 def listen(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
@@ -44,12 +49,14 @@ def listen(host: str, port: int, backlog: int = BACKLOG) -> socket.socket:
 def _config(app: Any, sock: socket.socket, limits: Limits) -> Any:
     import uvicorn
 
+    from tricklaw.http.protocol import OracleProtocol
+
     host, port = sock.getsockname()[:2]
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http="h11",
+        http=type("Protocol", (OracleProtocol,), {"head_timeout": limits.head_timeout}),
         loop="asyncio",
         lifespan="off",
         backlog=limits.backlog,

@@ -101,6 +101,23 @@ def definitions() -> dict[str, Any]:
         "description": "What one seat may see (its hand and the public cards); the "
         "ruleset adds its own public facts.",
     }
+    defs["clause"] = {
+        "type": "object",
+        "required": ["id", "kind", "summary", "lines"],
+        "properties": {
+            "id": {"type": "string"},
+            "kind": {"type": "string"},
+            "summary": {"type": "string"},
+            "source": {"type": "string"},
+            "lines": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "question": {"type": "string"},
+            "option": {"type": "string"},
+            "default": {"type": ["string", "integer"]},
+            "reason": {"type": "string"},
+            "readings": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "description": "A rule clause (or a dispute, kind dispute) of a ruleset's registry.",
+    }
     defs["trick_result"] = {
         **record["trick"],
         "required": ["round", "trick", *record["trick"]["required"]],
@@ -108,6 +125,14 @@ def definitions() -> dict[str, Any]:
             "round": {"type": "integer", "minimum": 0},
             "trick": {"type": "integer", "minimum": 0},
             **record["trick"]["properties"],
+        },
+    }
+    defs["trick_explained"] = {
+        **defs["trick_result"],
+        "required": [*defs["trick_result"]["required"], "explanation"],
+        "properties": {
+            **defs["trick_result"]["properties"],
+            "explanation": {"type": "array", "items": ref("clause")},
         },
     }
     return defs
