@@ -164,6 +164,10 @@ def create_app(
         from tricklaw.page.files import page_file as find
 
         path = request.url.path
+        if path == "/rpc" or path.startswith("/v1/"):  # the API's paths take only POST
+            response = _error(405, INVALID_REQUEST, "Method Not Allowed")
+            response.headers["Allow"] = "POST"
+            return response
         found = None if page is None else find(page, path)
         if found is not None:
             data, kind = found

@@ -79,11 +79,15 @@ def openapi() -> dict[str, Any]:
         for name, method in METHODS.items()
     }
     message = {"type": ["object", "array"]}
+    request = {
+        "description": "A JSON-RPC 2.0 request object or batch array. Any other JSON "
+        "value is answered in the protocol (a JSON-RPC error in a 200), as on stdio."
+    }
     paths["/rpc"] = {
         "post": {
             "operationId": "rpc",
             "summary": "Any method as a JSON-RPC 2.0 request or batch (the stdio protocol).",
-            "requestBody": _json_body(message),
+            "requestBody": _json_body(request),
             "responses": {
                 "200": {
                     "description": "The JSON-RPC response (its errors inside it).",
