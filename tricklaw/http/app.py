@@ -4,8 +4,10 @@ error body for every error, and the guards of :mod:`~tricklaw.http.guards` aroun
 
 Each client (each bearer token; without tokens, every caller is one client) has its own
 :class:`~tricklaw.oracle.session.Oracle`, whose game ids are unguessable
-(``secrets.token_urlsafe``); its calls run one at a time in a worker thread, so that the
-server keeps answering other clients meanwhile."""
+(``secrets.token_urlsafe``); its calls run one at a time. A light call (a small body,
+no batch, no whole-game answer) runs at once on the event loop, when the client's games
+are free; any other runs in a worker thread, so that the server keeps answering other
+clients meanwhile."""
 
 from __future__ import annotations
 
@@ -67,6 +69,23 @@ HTTP_STATUS = {
 """The HTTP status of each error code on ``POST /v1/METHOD``."""
 
 HTTP_CODE = {404: METHOD_NOT_FOUND, 413: LIMIT, 500: INTERNAL_ERROR}
+
+LIGHT_BYTES = 4096
+"""The largest body of a call that may run on the event loop itself."""
+HEAVY = frozenset({"record", "new_game"})
+"""Methods that always run in a worker thread (a whole game written, or one dealt)."""
+
+
+def light(method: str | None, body: bytes) -> bool:
+    """Whether a call (``method``, or None for ``/rpc``) is small enough to run at once
+    on the event loop: a short body, no batch, no heavy method."""
+    if len(body) > LIGHT_BYTES:
+        return False
+    if method is None:
+        return body.lstrip()[:1] == b"{" and not any(f'"{m}"'.encode() in body for m in HEAVY)
+    return method not in HEAVY
+
+
 """The JSON-RPC error code an HTTP error carries (others: invalid request)."""
 
 
@@ -86,6 +105,16 @@ class Client:
         """``work`` on this client's oracle, alone."""
         with self.lock:
             return work(self.oracle)
+
+    def run_now(self, work: Callable[[Oracle], Any]) -> tuple[bool, Any]:
+        """``(True, result)`` of ``work`` if the games are free at once, else ``(False,
+        None)`` without waiting."""
+        if not self.lock.acquire(blocking=False):
+            return False, None
+        try:
+            return True, work(self.oracle)
+        finally:
+            self.lock.release()
 
 
 class Clients:
@@ -126,8 +155,12 @@ def create_app(
     policy = policy or Policy()
     clients = Clients(max_games, oracle)
 
-    async def run(request: Request, work: Callable[[Oracle], Any]) -> Any:
+    async def run(request: Request, work: Callable[[Oracle], Any], now: bool) -> Any:
         client = clients.get(request.scope.get(CLIENT, ""))
+        if now:
+            done, result = client.run_now(work)
+            if done:
+                return result
         return await anyio.to_thread.run_sync(client.run, work)
 
     async def rpc(request: Request) -> Response:
@@ -135,7 +168,7 @@ def create_app(
             body = await read_body(request, policy)
         except BodyError as exc:
             return _error(exc.status, exc.code, str(exc), close=True)
-        answer = await run(request, lambda oracle: oracle.handle_json_text(body))
+        answer = await run(request, lambda oracle: oracle.handle_json_text(body), light(None, body))
         if answer is None:
             return Response(status_code=204)
         return _json(200, encode_capped(answer))
@@ -149,7 +182,9 @@ def create_app(
         except BodyError as exc:
             return _error(exc.status, exc.code, str(exc), close=True)
         try:
-            result = await run(request, lambda oracle: oracle.call_text(name, body))
+            result = await run(
+                request, lambda oracle: oracle.call_text(name, body), light(name, body)
+            )
         except OracleError as exc:
             return _json(HTTP_STATUS.get(exc.code, 400), encode({"error": exc.as_json()}))
         text = encode(result)
