@@ -5,8 +5,9 @@ seconds, and counts every request and every answer. It reports the requests per 
 and the latency percentiles, and fails (exit 1) on any lost or unanswered request, any
 unexpected status, or a traceback on the server's standard error.
 
-Each client is a thread with one ``http.client`` connection kept alive: it opens a game
-(``new_game``), then asks ``legal_actions`` and ``apply``-s the first one until the game
+Each client is a thread with one ``http.client`` connection kept alive: it asks the
+server's ``rulesets``, then, ruleset after ruleset (each with its fewest players), opens a
+game (``new_game``), asks ``legal_actions`` and ``apply``-s the first one until the game
 is over, ``close``-s it and opens the next."""
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from dataclasses import dataclass, field
 
 CLIENTS = 50
 SECONDS = 30.0
-RULESETS = ("sticheln", "hund", "the-last", "lowhigh")
-PLAYERS = {"sticheln": 4, "hund": 3, "the-last": 3, "lowhigh": 4}
 
 
 @dataclass
@@ -104,12 +103,14 @@ def _client(number: int, port: int, until: float, tally: Tally, headers: dict[st
             return None
         return json.loads(data)
 
+    listed = call("rulesets", {})
+    tables = [(r["id"], min(r["players"])) for r in listed] if isinstance(listed, list) else []
     game_number = 0
-    while time.monotonic() < until:
-        ruleset = RULESETS[(number + game_number) % len(RULESETS)]
+    while tables and time.monotonic() < until:
+        ruleset, players = tables[(number + game_number) % len(tables)]
         opened = call(
             "new_game",
-            {"ruleset": ruleset, "players": PLAYERS[ruleset], "seed": number * 1000 + game_number},
+            {"ruleset": ruleset, "players": players, "seed": number * 1000 + game_number},
         )
         game_number += 1
         if not isinstance(opened, dict):
