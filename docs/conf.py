@@ -63,7 +63,7 @@ nitpick_ignore_regex = [
     # its ASGI type aliases.
     (
         r"py:.*",
-        r"(starlette|uvicorn|h11|anyio|asyncio|socket|logging|threading)(\..*)?",
+        r"(starlette|uvicorn|h11|anyio|asyncio|socket|logging|threading|_thread)(\..*)?",
     ),
     (
         r"py:.*",

@@ -22,7 +22,9 @@ import time
 from dataclasses import dataclass, field
 
 CLIENTS = 50
+"""Clients at once, by default."""
 SECONDS = 30.0
+"""Seconds of load, by default."""
 
 
 @dataclass
