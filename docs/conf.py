@@ -59,6 +59,18 @@ nitpick_ignore_regex = [
         r"|importlib|ast)"
         r"(\..*)?",
     ),
+    # The HTTP oracle's stack (tricklaw.http): Starlette, uvicorn, h11, anyio, asyncio, and
+    # its ASGI type aliases.
+    (
+        r"py:.*",
+        r"(starlette|uvicorn|h11|anyio|asyncio|socket|logging|threading|_thread)(\..*)?",
+    ),
+    (
+        r"py:.*",
+        r"(tricklaw\.http\.guards\.)?(Scope|Message|Receive|Send|ASGIApp)|Request|Response"
+        r"|Starlette|Config|ServerState|H11Protocol|LogRecord|Formatter|TimerHandle"
+        r"|BaseTransport|AbstractEventLoop|TracebackType",
+    ),
     # The OpenSpiel adapter's numpy tensors and pyspiel base classes.
     (r"py:.*", r"(numpy|pyspiel)(\..*)?"),
     (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),

@@ -6,7 +6,6 @@ import http.client
 import json
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from jsonschema import Draft202012Validator
 
+from tricklaw.http.app import create_app
+from tricklaw.http.openapi import openapi
+from tricklaw.http.run import LiveServer
 from tricklaw.model.actions import string_to_action
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.record import to_record, trick_json
@@ -40,7 +42,7 @@ from tricklaw.oracle import (
     Oracle,
     definitions,
 )
-from tricklaw.serve import OracleServer, openapi, serve_stdio
+from tricklaw.serve import serve_stdio
 
 
 def call(oracle: Oracle, method: str, **params: Any) -> dict[str, Any]:
@@ -368,12 +370,8 @@ def test_serve_stdio_in_process_keeps_games_between_lines() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    httpd = OracleServer(("127.0.0.1", 0), Oracle(max_games=50))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield "127.0.0.1", httpd.server_address[1]
-    httpd.shutdown()
-    httpd.server_close()
+    with LiveServer(create_app(max_games=50)) as live:
+        yield "127.0.0.1", live.port
 
 
 def fetch(
@@ -384,8 +382,9 @@ def fetch(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     conn = http.client.HTTPConnection(*server, timeout=10)
+    sent = {"Content-Type": "application/json"} if method == "POST" else {}
     try:
-        conn.request(method, path, body=body, headers=headers or {})
+        conn.request(method, path, body=body, headers={**sent, **(headers or {})})
         reply = conn.getresponse()
         data = reply.read()
     finally:
@@ -411,7 +410,8 @@ def test_http_methods_and_statuses(server: tuple[str, int]) -> None:
     assert fetch(server, "POST", "/v1/nope", b"{}")[0] == 404
     assert fetch(server, "GET", "/nothing")[0] == 404
     assert fetch(server, "DELETE", "/v1/hello")[0] == 405
-    assert fetch(server, "POST", "/v1/hello")[0] == 200  # an empty body is {}
+    assert fetch(server, "POST", "/v1/hello")[0] == 400  # a body is required
+    assert fetch(server, "POST", "/v1/hello", b"{}")[0] == 200
     status, body = fetch(server, "POST", "/rpc", b'[{"jsonrpc":"2.0","id":1,"method":"hello"}]')
     assert status == 200 and body[0]["result"]["protocol"] == "tricklaw-oracle"
     assert fetch(server, "POST", "/rpc", b'{"jsonrpc":"2.0","method":"hello"}')[0] == 204
@@ -424,26 +424,34 @@ def test_http_refuses_oversized_chunked_and_malformed_bodies(server: tuple[str, 
     # sending the body would race the close and may see a broken pipe instead).
     with socket.create_connection(server, timeout=10) as raw:
         raw.sendall(
-            f"POST /v1/hello HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_LINE_BYTES + 1}"
-            "\r\n\r\n".encode()
+            f"POST /v1/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            f"\r\nContent-Length: {MAX_LINE_BYTES + 1}\r\n\r\n".encode()
         )
         answer = raw.makefile("rb").readline()
     assert answer.split()[1] == b"413", answer
-    assert fetch(server, "POST", "/v1/hello", headers={"Content-Length": "zz"})[0] == 400
-    status, _ = fetch(server, "POST", "/v1/hello", headers={"Transfer-Encoding": "chunked"})
-    assert status == 411
+    with socket.create_connection(server, timeout=10) as raw:
+        raw.sendall(b"POST /v1/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: zz\r\n\r\n")
+        assert raw.makefile("rb").readline().split()[1] == b"400"
+    # A chunked body is read chunk by chunk, within the same size cap.
+    with socket.create_connection(server, timeout=10) as raw:
+        raw.sendall(
+            b"POST /v1/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\n\r\n"
+        )
+        answer = raw.makefile("rb").readline()
+    assert answer.split()[1] == b"200", answer
 
 
 def test_http_survives_stalled_and_vanishing_clients(server: tuple[str, int]) -> None:
     stalled = socket.create_connection(server)
-    stalled.sendall(b"POST /v1/hello HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+    stalled.sendall(b"POST /v1/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
     gone = socket.create_connection(server)
-    gone.sendall(b"POST /v1/hello HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+    gone.sendall(b"POST /v1/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
     gone.close()
     garbage = socket.create_connection(server)
     garbage.sendall(b"\x00\xff NOT HTTP \r\n\r\n")
     start = time.monotonic()
-    assert fetch(server, "POST", "/v1/hello")[0] == 200
+    assert fetch(server, "POST", "/v1/hello", b"{}")[0] == 200
     assert time.monotonic() - start < 5
     stalled.close()
     garbage.close()
@@ -501,7 +509,8 @@ def test_the_serve_command_listens_and_bad_flags_exit_2(tricklaw_script: str) ->
         assert proc.stderr is not None
         line = proc.stderr.readline()
         port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-        assert fetch(("127.0.0.1", port), "POST", "/v1/hello")[1]["protocol"] == "tricklaw-oracle"
+        reply = fetch(("127.0.0.1", port), "POST", "/v1/hello", b"{}")[1]
+        assert reply["protocol"] == "tricklaw-oracle"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

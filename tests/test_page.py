@@ -10,7 +10,6 @@ import json
 import random
 import subprocess
 import sys
-import threading
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -20,11 +19,12 @@ from typing import Any
 import pytest
 
 from tricklaw.cli import main
+from tricklaw.http.app import create_app
+from tricklaw.http.run import LiveServer
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.page import api, build
 from tricklaw.page.files import page_file
-from tricklaw.serve import OracleServer
 from tricklaw.spec import load_registry, parse_registry
 from tricklaw.spec.errors import SpecError
 
@@ -277,14 +277,8 @@ def test_page_file_stays_inside_the_folder(tmp_path: Path) -> None:
 
 @contextlib.contextmanager
 def running(page: Path | None) -> Iterator[str]:
-    server = OracleServer(("127.0.0.1", 0), page=page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with LiveServer(create_app(page=page)) as live:
+        yield f"http://127.0.0.1:{live.port}"
 
 
 def test_serve_answers_the_page_at_root_and_keeps_its_api(

@@ -25,7 +25,6 @@ import random
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 import tomllib
 from collections.abc import Iterator
@@ -35,9 +34,10 @@ from typing import Any
 import pytest
 
 from tricklaw.cli import main
+from tricklaw.http.app import create_app
+from tricklaw.http.run import LiveServer
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.page import api, build
-from tricklaw.serve import OracleServer
 from tricklaw.spec import load_registry
 
 pytestmark = [pytest.mark.slow(minutes=4), pytest.mark.xdist_group("page-browser")]
@@ -116,15 +116,9 @@ def playwright_api() -> Any:
 
 
 @contextlib.contextmanager
-def serving(page: Path) -> Iterator[tuple[str, OracleServer]]:
-    server = OracleServer(("127.0.0.1", 0), page=page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/", server
-    finally:
-        server.shutdown()
-        server.server_close()
+def serving(page: Path) -> Iterator[tuple[str, LiveServer]]:
+    with LiveServer(create_app(page=page)) as live:
+        yield live.url, live
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ dispatch), :mod:`~tricklaw.oracle.view` (the state view), and the methods by job
 
 from __future__ import annotations
 
-from tricklaw.oracle.envelope import encode, too_long
+from tricklaw.oracle.envelope import encode, encode_capped, too_long
 from tricklaw.oracle.methods import METHODS
 from tricklaw.oracle.params import PLAINLY_VALID
 from tricklaw.oracle.protocol import (
@@ -51,8 +51,10 @@ from tricklaw.oracle.protocol import (
     INVALID_REQUEST,
     LIMIT,
     MAX_BATCH,
+    MAX_COST,
     MAX_GAMES,
     MAX_LINE_BYTES,
+    MAX_RESPONSE_BYTES,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     PROTOCOL,
@@ -72,8 +74,10 @@ __all__ = [
     "INVALID_REQUEST",
     "LIMIT",
     "MAX_BATCH",
+    "MAX_COST",
     "MAX_GAMES",
     "MAX_LINE_BYTES",
+    "MAX_RESPONSE_BYTES",
     "METHODS",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
@@ -87,6 +91,7 @@ __all__ = [
     "OracleError",
     "definitions",
     "encode",
+    "encode_capped",
     "too_long",
     "view",
 ]

@@ -11,6 +11,7 @@ from tricklaw.oracle.protocol import (
     INVALID_REQUEST,
     LIMIT,
     MAX_LINE_BYTES,
+    MAX_RESPONSE_BYTES,
     PARSE_ERROR,
     OracleError,
 )
@@ -61,6 +62,22 @@ def parse(text: str | bytes) -> Any:
 def encode(response: Any) -> str:
     """A response as one line of JSON text."""
     return json.dumps(response, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_capped(response: Any) -> str:
+    """``response`` as one line of JSON text, or, when that passes
+    :data:`MAX_RESPONSE_BYTES`, a ``LIMIT`` error in its place (the cost estimate of
+    :mod:`~tricklaw.oracle.cost` keeps this a last resort)."""
+    text = encode(response)
+    if len(text) <= MAX_RESPONSE_BYTES // 4 or len(text.encode("utf-8")) <= MAX_RESPONSE_BYTES:
+        return text
+    request_id = response.get("id") if isinstance(response, dict) else None
+    return encode(
+        error_response(
+            request_id,
+            OracleError(LIMIT, f"the response is longer than {MAX_RESPONSE_BYTES} bytes"),
+        )
+    )
 
 
 def too_long() -> dict[str, Any]:

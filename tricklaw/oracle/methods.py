@@ -11,7 +11,7 @@ from tricklaw.oracle.play import APPLY, CLOSE, LEGAL_ACTIONS, NEW_GAME, STATE
 from tricklaw.oracle.protocol import PROTOCOL, VERSION
 from tricklaw.oracle.results import RECORD, SCORES, TRICK_RESULT
 from tricklaw.oracle.rules import EXPLAIN, JUDGE
-from tricklaw.oracle.schemas import Method, object_schema
+from tricklaw.oracle.schemas import Method, object_schema, ref
 
 if TYPE_CHECKING:
     from tricklaw.oracle.session import Oracle
@@ -59,7 +59,19 @@ RULESETS = Method(
     "rulesets",
     "Every ruleset: its id, player counts, options with defaults, trick context.",
     object_schema({}),
-    {"type": "array", "items": {"type": "object"}},
+    {
+        "type": "array",
+        "items": object_schema(
+            {
+                "id": {"type": "string"},
+                "title": {"type": "string"},
+                "players": {"type": "array", "items": {"type": "integer"}},
+                "options": ref("options"),
+                "trick_context": {"type": "array", "items": {"type": "string"}},
+            },
+            ("id", "title", "players", "options", "trick_context"),
+        ),
+    },
     _rulesets,
 )
 

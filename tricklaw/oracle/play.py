@@ -137,7 +137,7 @@ STATE = Method(
     "state",
     "The whole state of an open game, or (with seat) what that seat may see.",
     object_schema({**GAME, "seat": ref("seat")}, ("game",)),
-    {"type": "object"},
+    {"anyOf": [ref("view"), ref("observation")]},
     _state,
 )
 

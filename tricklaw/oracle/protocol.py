@@ -14,6 +14,11 @@ MAX_GAMES = 10_000
 """Open games per oracle by default; ``close`` frees one."""
 MAX_BATCH = 1_000
 """The most requests in one batch."""
+MAX_COST = 16 << 20
+"""The most response bytes a request or batch may ask for, estimated before it runs
+(:mod:`~tricklaw.oracle.cost`); a larger one is refused whole."""
+MAX_RESPONSE_BYTES = 32 << 20
+"""The longest response written; a longer one is replaced by a ``LIMIT`` error."""
 
 # JSON-RPC 2.0 error codes, then tricklaw's own.
 PARSE_ERROR = -32700

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from tricklaw.model.record import to_record, trick_json
 from tricklaw.oracle.protocol import INVALID_PARAMS, OracleError
-from tricklaw.oracle.schemas import GAME, SEAT_LIST, Method, object_schema
+from tricklaw.oracle.schemas import GAME, SEAT_LIST, Method, object_schema, ref
 
 if TYPE_CHECKING:
     from tricklaw.oracle.session import Oracle
@@ -74,7 +74,7 @@ TRICK_RESULT = Method(
         },
         ("game",),
     ),
-    {"type": "object"},
+    ref("trick_result"),
     trick_result,
 )
 
@@ -84,7 +84,13 @@ SCORES = Method(
     object_schema(GAME, ("game",)),
     object_schema(
         {
-            "rounds": {"type": "array", "items": {"type": "object"}},
+            "rounds": {
+                "type": "array",
+                "items": object_schema(
+                    {"index": {"type": "integer"}, "scores": {"type": "array"}},
+                    ("index", "scores"),
+                ),
+            },
             "totals": {"type": "array", "items": {"type": "integer"}},
             "complete": {"type": "boolean"},
             "winners": SEAT_LIST,
@@ -98,6 +104,6 @@ RECORD = Method(
     "record",
     "The game so far as a tricklaw JSON record (spec/record.schema.json).",
     object_schema(GAME, ("game",)),
-    {"type": "object"},
+    ref("record"),
     _record,
 )

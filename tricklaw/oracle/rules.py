@@ -145,7 +145,22 @@ EXPLAIN = Method(
             "clause": {"type": "string", "maxLength": 64},
         }
     ),
-    {"type": "object"},
+    {
+        "anyOf": [
+            ref("clause"),
+            {
+                "type": "object",
+                "required": ["legal", "clauses"],
+                "properties": {
+                    "legal": {"type": "boolean"},
+                    "reason": {"type": "string"},
+                    "clauses": {"type": "array", "items": ref("clause")},
+                    "legal_actions": {"type": "array", "items": ref("action")},
+                },
+            },
+            ref("trick_explained"),
+        ]
+    },
     _explain,
 )
 
@@ -166,6 +181,17 @@ JUDGE = Method(
         },
         ("ruleset", "players", "cards"),
     ),
-    {"type": "object"},
+    {
+        "type": "object",
+        "required": ["cards", "winner", "taken", "aside", "clauses"],
+        "properties": {
+            "cards": ref("cards"),
+            "winner": {"type": ["integer", "null"], "description": "Offset from the leader."},
+            "taken": {"type": "object", "additionalProperties": ref("cards")},
+            "aside": ref("cards"),
+            "facts": {"type": "object", "additionalProperties": {"type": "string"}},
+            "clauses": {"type": "array", "items": {"type": "string"}},
+        },
+    },
     _judge,
 )

@@ -46,6 +46,7 @@ def definitions() -> dict[str, Any]:
     record = record_schema()["$defs"]
     defs: dict[str, Any] = {name: record[name] for name in ("card", "cards", "seat", "deal")}
     defs["trick"] = record["trick"]
+    defs.update(_prefixed("record_", record_schema()))
     defs["options"] = {
         "type": "object",
         "additionalProperties": {"type": ["string", "integer"]},
@@ -86,7 +87,79 @@ def definitions() -> dict[str, Any]:
         description="The whole state as the oracle sees it: every hand, the trick so far, "
         "the current player and his legal actions.",
     )
+    defs["observation"] = {
+        "type": "object",
+        "required": ["seat", "round", "phase", "hand"],
+        "properties": {
+            "seat": ref("seat"),
+            "round": {"type": "integer"},
+            "phase": {"type": "string"},
+            "hand": ref("cards"),
+            "trick": ref("cards"),
+            "totals": {"type": "array", "items": {"type": "integer"}},
+        },
+        "description": "What one seat may see (its hand and the public cards); the "
+        "ruleset adds its own public facts.",
+    }
+    defs["clause"] = {
+        "type": "object",
+        "required": ["id", "kind", "summary", "lines"],
+        "properties": {
+            "id": {"type": "string"},
+            "kind": {"type": "string"},
+            "summary": {"type": "string"},
+            "source": {"type": "string"},
+            "lines": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "question": {"type": "string"},
+            "option": {"type": "string"},
+            "default": {"type": ["string", "integer"]},
+            "reason": {"type": "string"},
+            "readings": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "description": "A rule clause (or a dispute, kind dispute) of a ruleset's registry.",
+    }
+    defs["trick_result"] = {
+        **record["trick"],
+        "required": ["round", "trick", *record["trick"]["required"]],
+        "properties": {
+            "round": {"type": "integer", "minimum": 0},
+            "trick": {"type": "integer", "minimum": 0},
+            **record["trick"]["properties"],
+        },
+    }
+    defs["trick_explained"] = {
+        **defs["trick_result"],
+        "required": [*defs["trick_result"]["required"], "explanation"],
+        "properties": {
+            **defs["trick_result"]["properties"],
+            "explanation": {"type": "array", "items": ref("clause")},
+        },
+    }
     return defs
+
+
+def _prefixed(prefix: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (with its ``$defs``) as definitions named ``prefix + name``, its root as
+    ``prefix`` without the trailing underscore; its references rewritten to match."""
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                key: (
+                    value.replace("#/$defs/", f"#/$defs/{prefix}")
+                    if key == "$ref" and isinstance(value, str)
+                    else rewrite(value)
+                )
+                for key, value in node.items()
+            }
+        if isinstance(node, list):
+            return [rewrite(item) for item in node]
+        return node
+
+    root = {k: v for k, v in schema.items() if k not in ("$defs", "$schema", "$id")}
+    out = {prefix + name: rewrite(sub) for name, sub in schema.get("$defs", {}).items()}
+    out[prefix.rstrip("_")] = rewrite(root)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

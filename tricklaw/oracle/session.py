@@ -5,14 +5,15 @@ refusal, even a defect of tricklaw, into an error response so that it keeps serv
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from tricklaw.model.state import State
+from tricklaw.oracle.cost import check_cost
 from tricklaw.oracle.envelope import (
     check_envelope,
-    encode,
+    encode_capped,
     error_response,
     parse,
     too_long,
@@ -44,17 +45,35 @@ class OpenGame:
     seed: int | None
 
 
+def sequential_id(number: int) -> str:
+    """The id of the ``number``-th game opened: ``g1``, ``g2``, ... (the stdio protocol)."""
+    return f"g{number}"
+
+
+def _id_of(request: Any) -> Any:
+    """The id to echo in an error about ``request`` as a whole (null when it has none
+    that JSON-RPC allows)."""
+    if isinstance(request, dict) and valid_id(request.get("id")):
+        return request.get("id")
+    return None
+
+
 class Oracle:
     """The games one connection (stdio) or one server (HTTP) has open, and the methods.
 
     ``handle_text`` takes one request line and returns the response line (``None`` for
     a notification); ``call`` runs one method with already-parsed parameters.
+    ``new_id`` names the n-th game opened (default ``g1``, ``g2``, ...: the stdio
+    protocol's ids; the HTTP server gives unguessable ones).
     """
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+    def __init__(
+        self, max_games: int = MAX_GAMES, new_id: Callable[[int], str] | None = None
+    ) -> None:
         self.max_games = max_games
         self.games: OrderedDict[str, OpenGame] = OrderedDict()
         self.opened = 0
+        self.new_id = new_id or sequential_id
 
     # --- framing ---
 
@@ -63,7 +82,7 @@ class Oracle:
         response = self.handle_json_text(text)
         if response is None:
             return None
-        return encode(response)
+        return encode_capped(response)
 
     def handle_json_text(self, text: str | bytes) -> Any:
         """Like :meth:`handle_text`, but the response as parsed JSON."""
@@ -85,8 +104,18 @@ class Oracle:
                     None,
                     OracleError(LIMIT, f"a batch of {len(request)} requests; at most {MAX_BATCH}"),
                 )
+            try:
+                check_cost(self, request)
+            except OracleError as exc:
+                return error_response(None, exc)
             responses = [r for r in map(self._one, request) if r is not None]
             return responses or None
+        try:
+            check_cost(self, [request])
+        except OracleError as exc:
+            if isinstance(request, dict) and "id" not in request:
+                return None  # a notification is never answered
+            return error_response(_id_of(request), exc)
         return self._one(request)
 
     def _one(self, request: Any) -> dict[str, Any] | None:
@@ -101,9 +130,13 @@ class Oracle:
                     INVALID_REQUEST, "id: expected a string, an integer or null", field="id"
                 )
             check_envelope(request)
-            result = self.call(request["method"], request.get("params", {}))
         except OracleError as exc:
             return error_response(request_id, exc)
+        try:
+            result = self.call(request["method"], request.get("params", {}))
+        except OracleError as exc:
+            # A notification (a valid request without id) is never answered, even on error.
+            return error_response(request_id, exc) if "id" in request else None
         if "id" not in request:
             return None
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
@@ -113,6 +146,7 @@ class Oracle:
         params = parse(body) if body.strip() else {}
         if not isinstance(params, dict):
             raise OracleError(INVALID_PARAMS, "params: expected a JSON object", field="params")
+        check_cost(self, [{"method": method, "params": params}])
         return self.call(method, params)
 
     def call(self, method: str, params: Any) -> Any:
@@ -153,7 +187,7 @@ class Oracle:
                 LIMIT, f"{len(self.games)} games are open, the limit; close one first"
             )
         self.opened += 1
-        game_id = f"g{self.opened}"
+        game_id = self.new_id(self.opened)
         self.games[game_id] = OpenGame(state, seed)
         return game_id
 
