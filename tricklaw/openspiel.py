@@ -44,8 +44,6 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-import numpy as np
-
 from tricklaw import resample
 from tricklaw.episodes import Episode, episode, parameter_defaults, short_name
 from tricklaw.model.actions import action_to_string
@@ -53,14 +51,25 @@ from tricklaw.model.cards import Card, Palette
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Deal, State
 from tricklaw.spec.errors import TricklawError
-from tricklaw.views import Layout, Vector, make_layout, observation_text
+
+EXTRA = ("numpy", "pyspiel")
+"""The modules of the ``openspiel`` extra that this module needs."""
+EXTRA_HINT = "pip install 'tricklaw[openspiel]'"
+"""How to install them."""
 
 try:
+    import numpy as np
     import pyspiel
+
+    from tricklaw.views import Layout, Vector, make_layout, observation_text
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    if (exc.name or "").partition(".")[0] not in EXTRA:
+        raise
+    # One line naming the extra, not a chain of tracebacks ending in numpy or pyspiel.
     raise ImportError(
-        "tricklaw.openspiel needs OpenSpiel: pip install 'tricklaw[openspiel]'"
-    ) from exc
+        f"tricklaw.openspiel needs the 'openspiel' extra ({exc.name} is missing): {EXTRA_HINT}",
+        name=exc.name,
+    ) from None
 
 
 # --- the model side: a lens on each game, and the trail of an episode ---------------------
