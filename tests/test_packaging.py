@@ -36,7 +36,7 @@ def test_licence_is_an_spdx_expression_with_its_file() -> None:
     assert table["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n")
-    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
     assert not any("License ::" in c for c in table["classifiers"])  # type: ignore[attr-defined]
 
 

@@ -35,6 +35,13 @@ in each round. Between the start of one trick and the next only cards are played
 in the tricks) and, in The Last, the trick's taker decides on its points card (kept in
 the next opening and in the own actions), so the information state recalls everything
 the player has observed.
+
+**Rewards and search.** The game declares OpenSpiel's ``TERMINAL`` reward model where an
+episode is one round, or where ``reward_model=terminal`` asks for it, and then gives every
+reward at the end (:func:`tricklaw.episodes.terminal_rewards`), so ``MCTSBot`` accepts it.
+``resample_from_infostate`` redraws the cards a player has not seen
+(:mod:`tricklaw.resample`) and keeps a redraw on which the episode's moves replay legally
+and the player's information state is the same, for ``ISMCTSBot``.
 """
 
 from __future__ import annotations
