@@ -180,13 +180,18 @@ class Trail:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # OpenSpiel serializes a state by pickling it: the moves replay it.
-        return (replay, (self.lens.episode, self.moves, self.dealt))
+        # A resampled trail's deals go as plain tuples (a compiled Deal does not unpickle).
+        plain = None
+        if self.dealt is not None:
+            deals, seed = self.dealt
+            plain = (tuple((d.hands, d.piles, d.first_leader, d.extras) for d in deals), seed)
+        return (replay, (self.lens.episode, self.moves, plain))
 
 
-def replay(
-    ep: Episode, moves: Sequence[int], dealt: tuple[tuple[Deal, ...], int] | None = None
-) -> Trail:
-    """The trail of ``moves`` from the deal, every action checked by the model."""
+def replay(ep: Episode, moves: Sequence[int], plain: Any = None) -> Trail:
+    """The trail of ``moves`` from the deal, every action checked by the model; ``plain``
+    gives a resampled trail's deals as tuples of their fields, and the later rounds' seed."""
+    dealt = None if plain is None else (tuple(Deal(*fields) for fields in plain[0]), plain[1])
     trail = Trail.start(lens_of(ep), dealt)
     for move in moves:
         trail = trail.then(move)
