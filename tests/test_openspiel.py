@@ -36,20 +36,20 @@ clause = pytest.mark.clause
 CASES = [(rid, n) for rid, ruleset in RULESETS.items() for n in ruleset.player_counts]
 SIMS = 2
 VARIANTS = [
-    "tricklaw_sticheln_1993(players=5,follow=must-follow,deck=full,all-zero=no-winner,rounds=2)",
-    "tricklaw_sticheln(players=3,zero-lead=first-nonzero,round-leader=youngest,rounds=0)",
-    "tricklaw_the_last(players=4,unused-points=last-winner,last-play=free,rounds=2)",
-    "tricklaw_the_last(players=2,ghost-play=first-legal,ghost-seat=fixed,rounds=2)",
-    "tricklaw_lowhigh(players=4,same-card=among-rest,first-leader=seat0,rounds=2)",
-    "tricklaw_hund(players=2,designation-mode=sets,set-suits=any,set-repeat=stack,"
-    "set-match=value,more-cards=yes,values=from-0,virtual-odd=extra-up)",
-    "tricklaw_hund(players=3,trump-timing=from-card,hund-tie=scores,lead-tie=earliest,"
-    "designation=ascending,virtual-hund=ignored)",
+    "tricklaw_sticheln_1993(players=5,follow=must-follow,deck=full,all_zero=no-winner,rounds=2)",
+    "tricklaw_sticheln(players=3,zero_lead=first-nonzero,round_leader=youngest,rounds=0)",
+    "tricklaw_the_last(players=4,unused_points=last-winner,last_play=free,rounds=2)",
+    "tricklaw_the_last(players=2,ghost_play=first-legal,ghost_seat=fixed,rounds=2)",
+    "tricklaw_lowhigh(players=4,same_card=among-rest,first_leader=seat0,rounds=2)",
+    "tricklaw_hund(players=2,designation_mode=sets,set_suits=any,set_repeat=stack,"
+    "set_match=value,more_cards=yes,values=from-0,virtual_odd=extra-up)",
+    "tricklaw_hund(players=3,trump_timing=from-card,hund_tie=scores,lead_tie=earliest,"
+    "designation=ascending,virtual_hund=ignored)",
 ]
 
 
 def load(ruleset_id: str, players: int, **params: Any) -> Any:
-    text = ",".join(f"{k.replace('_', '-')}={v}" for k, v in {"players": players, **params}.items())
+    text = ",".join(f"{k}={v}" for k, v in {"players": players, **params}.items())
     return pyspiel.load_game(f"{episodes.short_name(ruleset_id)}({text})")
 
 

@@ -4,12 +4,15 @@ episode, with its parameters, action ids, sizes and utility bounds.
 This module is pure Python over the model; it neither imports ``pyspiel`` nor
 ``numpy``.
 
-* **Parameters.** ``players``; ``deals``, the number of deal seeds the episode's
-  chance node draws from; and every option of the ruleset under its own name and
-  default, except ``rounds``, whose default is 1 (one round per episode) instead of
-  the text's number. Hund has no ``rounds`` option: its five rounds depend on one
-  another (HUND-POWER-5, HUND-D-DESIGNATION), so an episode is the whole game
-  (HUND-GAME-1).
+* **Parameters** are named in OpenSpiel's style, in snake_case: ``players``;
+  ``deals``, the number of deal seeds the episode's chance node draws from;
+  ``reward_model`` (``auto``, ``rewards`` or ``terminal``: see :func:`terminal_rewards`);
+  and every option of the ruleset under its own name with ``-`` spelled ``_``
+  (``all_zero`` for the option ``all-zero``) and its default, except ``rounds``, whose
+  default is 1 (one round per episode) instead of the text's number. The options' readings
+  keep their spelling (``all_zero=no-winner``). Hund has no ``rounds`` option: its five
+  rounds depend on one another (HUND-POWER-5, HUND-D-DESIGNATION), so an episode is the
+  whole game (HUND-GAME-1).
 * **Action ids.** Every action the ruleset can use (its
   :attr:`~tricklaw.model.ruleset.Ruleset.action_kinds` over the deck, or over the
   seats for LEADER), in ascending order of tricklaw's own action numbers; the
@@ -50,6 +53,11 @@ DEFAULT_DEALS = 1 << 16
 MAX_DEALS = 1 << 20
 """The most deal seeds a game may have (the chance node lists every outcome)."""
 ROUNDS = "rounds"
+REWARD_MODEL = "reward_model"
+REWARD_MODELS = ("auto", "rewards", "terminal")
+"""The readings of the ``reward_model`` parameter (:func:`terminal_rewards`)."""
+ADAPTER_PARAMETERS = frozenset({"players", "deals", REWARD_MODEL})
+"""The parameters that are the adapter's own, not options of the ruleset."""
 HUND_AWARD = 3
 """The Hund award, the one score not counted card by card (HUND-FACT-3)."""
 CARD_KINDS = (ActionKind.PLAY, ActionKind.SELECT, ActionKind.SWAP, ActionKind.DESIGNATE)
@@ -61,13 +69,34 @@ def short_name(ruleset_id: str) -> str:
     return "tricklaw_" + ruleset_id.replace("-", "_")
 
 
+def parameter_name(option: str) -> str:
+    """The OpenSpiel parameter of a ruleset option: its name in snake_case."""
+    return option.replace("-", "_")
+
+
 def parameter_defaults(ruleset_id: str) -> dict[str, OptionValue]:
     """Every parameter of the ruleset's OpenSpiel game with its default."""
     ruleset = get_ruleset(ruleset_id)
-    out: dict[str, OptionValue] = {"players": ruleset.player_counts[0], "deals": DEFAULT_DEALS}
+    out: dict[str, OptionValue] = {
+        "players": ruleset.player_counts[0],
+        "deals": DEFAULT_DEALS,
+        REWARD_MODEL: REWARD_MODELS[0],
+    }
     for spec in ruleset.option_specs:
-        out[spec.name] = 1 if spec.name == ROUNDS else spec.default
+        out[parameter_name(spec.name)] = 1 if spec.name == ROUNDS else spec.default
     return out
+
+
+def terminal_rewards(reward_model: OptionValue, rounds: int) -> bool:
+    """Whether an episode declares OpenSpiel's ``TERMINAL`` reward model: the rewards are
+    all zero until the episode ends, whose rewards are the returns. ``REWARDS`` instead
+    gives a round's scores as the rewards of the action that ends the round. ``auto``
+    declares ``TERMINAL`` where an episode is one round (both models give the same rewards
+    then) and ``REWARDS`` where it has more rounds (Hund's five; ``rounds`` above 1).
+    OpenSpiel's ``MCTSBot`` needs ``TERMINAL``."""
+    if reward_model == "auto":
+        return rounds == 1
+    return reward_model == "terminal"
 
 
 @dataclass(frozen=True)
@@ -93,6 +122,8 @@ class Episode:
     """1, or -1 where the lowest total wins: a return is ``sign`` times the total."""
     utility: tuple[int, int]
     """The least and the greatest return of a player."""
+    terminal: bool
+    """Whether the rewards come only at the end (:func:`terminal_rewards`)."""
     proved: bool
     """Whether ``utility`` comes from the Z3-proved round bounds."""
 
@@ -126,7 +157,14 @@ def episode(ruleset_id: str, params: tuple[tuple[str, OptionValue], ...]) -> Epi
         raise OptionError(
             f"{short_name(ruleset_id)}: parameter deals={deals} is outside 1..{MAX_DEALS}"
         )
-    options = {k: v for k, v in values.items() if k not in {"players", "deals"}}
+    reward_model = values[REWARD_MODEL]
+    if reward_model not in REWARD_MODELS:
+        raise OptionError(
+            f"{short_name(ruleset_id)}: parameter {REWARD_MODEL}={reward_model!r} is not one "
+            f"of {', '.join(REWARD_MODELS)}"
+        )
+    names = {parameter_name(spec.name): spec.name for spec in ruleset.option_specs}
+    options = {names[k]: v for k, v in values.items() if k not in ADAPTER_PARAMETERS}
     game = ruleset.make_game(players, options)
     rounds = episode_rounds(game)
     action_list = action_universe(game)
@@ -145,6 +183,7 @@ def episode(ruleset_id: str, params: tuple[tuple[str, OptionValue], ...]) -> Epi
         max_length=rounds * ruleset.max_decisions(game),
         sign=sign,
         utility=(min(sign * low, sign * high), max(sign * low, sign * high)),
+        terminal=terminal_rewards(reward_model, rounds),
         proved=proved,
     )
 

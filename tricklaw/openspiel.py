@@ -35,6 +35,13 @@ in each round. Between the start of one trick and the next only cards are played
 in the tricks) and, in The Last, the trick's taker decides on its points card (kept in
 the next opening and in the own actions), so the information state recalls everything
 the player has observed.
+
+**Rewards and search.** The game declares OpenSpiel's ``TERMINAL`` reward model where an
+episode is one round, or where ``reward_model=terminal`` asks for it, and then gives every
+reward at the end (:func:`tricklaw.episodes.terminal_rewards`), so ``MCTSBot`` accepts it.
+``resample_from_infostate`` redraws the cards a player has not seen
+(:mod:`tricklaw.resample`) and keeps a redraw on which the episode's moves replay legally
+and the player's information state is the same, for ``ISMCTSBot``.
 """
 
 from __future__ import annotations
@@ -44,22 +51,32 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-import numpy as np
-
+from tricklaw import resample
 from tricklaw.episodes import Episode, episode, parameter_defaults, short_name
 from tricklaw.model.actions import action_to_string
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.rulesets import RULESETS
-from tricklaw.model.state import State
+from tricklaw.model.state import Deal, State
 from tricklaw.spec.errors import TricklawError
-from tricklaw.views import Layout, Vector, make_layout, observation_text
+
+EXTRA = ("numpy", "pyspiel")
+"""The modules of the ``openspiel`` extra that this module needs."""
+EXTRA_HINT = "pip install 'tricklaw[openspiel]'"
+"""How to install them."""
 
 try:
+    import numpy as np
     import pyspiel
+
+    from tricklaw.views import Layout, Vector, make_layout, observation_text
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    if (exc.name or "").partition(".")[0] not in EXTRA:
+        raise
+    # One line naming the extra, not a chain of tracebacks ending in numpy or pyspiel.
     raise ImportError(
-        "tricklaw.openspiel needs OpenSpiel: pip install 'tricklaw[openspiel]'"
-    ) from exc
+        f"tricklaw.openspiel needs the 'openspiel' extra ({exc.name} is missing): {EXTRA_HINT}",
+        name=exc.name,
+    ) from None
 
 
 # --- the model side: a lens on each game, and the trail of an episode ---------------------
@@ -118,11 +135,15 @@ class Trail:
     openings: tuple[Opening, ...]
     before: tuple[float, ...]
     """The returns before the last move."""
+    dealt: tuple[tuple[Deal, ...], int] | None = None
+    """Deals given explicitly, and the seed of the rounds after them, in place of the
+    deal seed of the first move (a resampled state's, see
+    :meth:`TricklawState.resample_from_infostate`)."""
 
     @staticmethod
-    def start(lens: Lens) -> Trail:
+    def start(lens: Lens, dealt: tuple[tuple[Deal, ...], int] | None = None) -> Trail:
         """The chance node that deals."""
-        return Trail(lens, (), None, (), (0.0,) * lens.episode.players)
+        return Trail(lens, (), None, (), (0.0,) * lens.episode.players, dealt)
 
     def then(self, move: int) -> Trail:
         """The trail after ``move``: a deal seed at the chance node, else an action id.
@@ -133,7 +154,10 @@ class Trail:
         if self.state is None:
             if not 0 <= move < ep.deals:
                 raise TricklawError(f"deal seed {move} is outside 0..{ep.deals - 1}")
-            state = ep.game.new_initial_state(seed=move)
+            if self.dealt is None:
+                state = ep.game.new_initial_state(seed=move)
+            else:
+                state = ep.game.new_state_from_deals(*self.dealt)
         else:
             if not 0 <= move < len(ep.actions):
                 raise TricklawError(f"action id {move} is outside 0..{len(ep.actions) - 1}")
@@ -142,7 +166,7 @@ class Trail:
         openings = self.openings
         if not openings or openings[-1].slot != slot:
             openings = (*openings, Opening(slot, state))
-        return Trail(self.lens, (*self.moves, move), state, openings, self.returns())
+        return Trail(self.lens, (*self.moves, move), state, openings, self.returns(), self.dealt)
 
     def returns(self) -> tuple[float, ...]:
         """Each player's total so far (zero before the deal)."""
@@ -156,12 +180,19 @@ class Trail:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # OpenSpiel serializes a state by pickling it: the moves replay it.
-        return (replay, (self.lens.episode, self.moves))
+        # A resampled trail's deals go as plain tuples (a compiled Deal does not unpickle).
+        plain = None
+        if self.dealt is not None:
+            deals, seed = self.dealt
+            plain = (tuple((d.hands, d.piles, d.first_leader, d.extras) for d in deals), seed)
+        return (replay, (self.lens.episode, self.moves, plain))
 
 
-def replay(ep: Episode, moves: Sequence[int]) -> Trail:
-    """The trail of ``moves`` from the deal, every action checked by the model."""
-    trail = Trail.start(lens_of(ep))
+def replay(ep: Episode, moves: Sequence[int], plain: Any = None) -> Trail:
+    """The trail of ``moves`` from the deal, every action checked by the model; ``plain``
+    gives a resampled trail's deals as tuples of their fields, and the later rounds' seed."""
+    dealt = None if plain is None else (tuple(Deal(*fields) for fields in plain[0]), plain[1])
+    trail = Trail.start(lens_of(ep), dealt)
     for move in moves:
         trail = trail.then(move)
     return trail
@@ -325,9 +356,45 @@ class TricklawState(pyspiel.State):  # type: ignore[misc]
         return list(self.trail.returns())
 
     def rewards(self) -> list[float]:
-        """The change in the returns made by the last move (a round's scores as it ends)."""
+        """The change in the returns made by the last move (a round's scores as it ends);
+        under the ``TERMINAL`` reward model, zeros until the end and then the returns."""
         trail = self.trail
+        if trail.lens.episode.terminal:
+            zeros = [0.0] * trail.lens.episode.players
+            return list(trail.returns()) if self.is_terminal() else zeros
         return [now - then for now, then in zip(trail.returns(), trail.before, strict=True)]
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> TricklawState:
+        """A state that ``player`` cannot tell from this one: the same moves on a deal
+        redealt by :func:`tricklaw.resample.redeal` (``probability_sampler()`` draws in
+        [0, 1)), replayed through the model and kept when every action is legal and the
+        player's information state is the same; before the deal, the chance node itself.
+
+        Raises TricklawError when no such deal turns up in :data:`RESAMPLE_ATTEMPTS` draws.
+        """
+        trail = self.trail
+        game = self.get_game()
+        if trail.state is None:
+            return TricklawState(game)
+        model, own = trail.state, info_text(trail, player)
+        seen = [op.state for op in trail.openings if op.slot[0] == model.round_index]
+        known = resample.known_cards(model, player, seen)
+        earlier = tuple(log.deal for log in model.history)
+        for _ in range(RESAMPLE_ATTEMPTS):
+            deal = resample.redeal(model.info.deal, player, known, probability_sampler)
+            seed = int(probability_sampler() * MAX_SEED)
+            out = TricklawState(game)
+            out.trail = Trail.start(trail.lens, ((*earlier, deal), seed))
+            try:
+                for move in trail.moves:
+                    out.apply_action(move)
+            except TricklawError:
+                continue
+            if info_text(out.trail, player) == own:
+                return out
+        raise TricklawError(
+            f"no deal consistent with seat {player}'s information in {RESAMPLE_ATTEMPTS} draws"
+        )
 
     def __str__(self) -> str:
         state = self.trail.state
@@ -342,6 +409,12 @@ class TricklawState(pyspiel.State):  # type: ignore[misc]
             f"totals: {' '.join(map(str, state.returns()))}",
         ]
         return "\n".join(lines)
+
+
+RESAMPLE_ATTEMPTS = 10_000
+"""How many redeals :meth:`TricklawState.resample_from_infostate` tries."""
+MAX_SEED = 1 << 31
+"""The resampled states' rounds to come are dealt from a seed below this."""
 
 
 @cache
@@ -361,7 +434,8 @@ class TricklawGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         ep = episode(self.ruleset_id, tuple(sorted((params or {}).items())))
         self.lens = lens_of(ep)
-        super().__init__(game_type(self.ruleset_id), game_info(ep), dict(ep.params))
+        kind = game_type(self.ruleset_id, terminal=ep.terminal)
+        super().__init__(kind, game_info(ep), dict(ep.params))
 
     @property
     def episode(self) -> Episode:
@@ -394,8 +468,10 @@ class TricklawGame(pyspiel.Game):  # type: ignore[misc]
 
 
 @cache
-def game_type(ruleset_id: str) -> Any:
-    """The OpenSpiel ``GameType`` of a ruleset's game."""
+def game_type(ruleset_id: str, terminal: bool = False) -> Any:
+    """The OpenSpiel ``GameType`` of a ruleset's game: registered with the ``REWARDS``
+    reward model; a game whose rewards come only at the end (``terminal``, see
+    :func:`tricklaw.episodes.terminal_rewards`) declares ``TERMINAL``."""
     ruleset = RULESETS[ruleset_id]
     game_kind = pyspiel.GameType
     return game_kind(
@@ -405,7 +481,9 @@ def game_type(ruleset_id: str) -> Any:
         chance_mode=game_kind.ChanceMode.EXPLICIT_STOCHASTIC,
         information=game_kind.Information.IMPERFECT_INFORMATION,
         utility=game_kind.Utility.GENERAL_SUM,
-        reward_model=game_kind.RewardModel.REWARDS,
+        reward_model=(
+            game_kind.RewardModel.TERMINAL if terminal else game_kind.RewardModel.REWARDS
+        ),
         max_num_players=ruleset.player_counts[-1],
         min_num_players=ruleset.player_counts[0],
         provides_information_state_string=True,
