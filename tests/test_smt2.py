@@ -316,26 +316,40 @@ on the edition diff's (which need up to 2 million) and 1.4 s on the hardest scor
 get the full ``CVC5_UNITS``."""
 
 
-@pytest.mark.slow(minutes=4)
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_every_proof_of_verify_is_checked_again_by_cvc5(ruleset: str, verify_run: Any) -> None:
+def _tables() -> list[tuple[str, str]]:
+    """The labels (ruleset, player count) of verify's units: every ruleset's player counts,
+    the ruleset's own checks (count ``""``) and the edition diff (``""``, ``""``)."""
+    return [("", "")] + [
+        (r, str(n)) for r in sorted(RULESETS) for n in ("", *RULESETS[r].player_counts)
+    ]
+
+
+@pytest.mark.slow(minutes=2)
+@pytest.mark.parametrize(("ruleset", "players"), _tables())
+def test_every_proof_of_verify_is_checked_again_by_cvc5(
+    ruleset: str, players: str, verify_run: Any
+) -> None:
     """The suite's one ``tricklaw verify --smt2`` run (``verify_run``, tests/conftest.py),
-    one ruleset per test (xdist spreads them over the cores): cvc5 on every query Z3
+    one unit of verify per test (xdist spreads them over the cores): cvc5 on every query Z3
     proved (unsat; by cases where it cannot settle a query whole), the model = clauses
     proofs' decision trees among them. A disagreement fails, and so does a proof cvc5
     leaves undecided."""
     index = json.loads((verify_run.smt2 / "index.json").read_text(encoding="utf-8"))
-    proved = [q for q in index["queries"] if q["ruleset"] == ruleset and q["expected"] == "unsat"]
+    proved = [
+        q
+        for q in index["queries"]
+        if (q["ruleset"], q["players"]) == (ruleset, players) and q["expected"] == "unsat"
+    ]
     verdicts = recheck(verify_run.smt2, RECHECK_BUDGETS, proved)
     assert not verdicts["disagree"], verdicts["disagree"][:10]
     assert not verdicts["unknown"], f"cvc5 gave no answer on {verdicts['unknown'][:10]}"
     assert len(verdicts["agree"]) == len(proved) > 0
-    print(f"{ruleset}: cvc5 confirms all {len(proved)} proofs")
+    print(f"{ruleset or 'editions'} {players}: cvc5 confirms all {len(proved)} proofs")
 
 
 @pytest.mark.slow
-def test_every_query_of_verify_belongs_to_a_ruleset(verify_run: Any) -> None:
-    """So that the per-ruleset re-check above leaves no query out."""
+def test_every_query_of_verify_belongs_to_a_unit_checked_above(verify_run: Any) -> None:
+    """So that the per-unit re-check above leaves no query out."""
     index = json.loads((verify_run.smt2 / "index.json").read_text(encoding="utf-8"))
     assert index["queries"]
-    assert {q["ruleset"] for q in index["queries"]} <= set(RULESETS)
+    assert {(q["ruleset"], q["players"]) for q in index["queries"]} <= set(_tables())
