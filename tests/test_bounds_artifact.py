@@ -220,7 +220,7 @@ def test_episodes_read_the_bounds_without_z3(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from tricklaw import episodes\n"
-        "ep = episodes.episode('the-last', (('players', 4), ('unused-points', 'last-winner')))\n"
+        "ep = episodes.episode('the-last', (('players', 4), ('unused_points', 'last-winner')))\n"
         "assert ep.proved and ep.utility == (-132, 0), ep.utility\n"
         "assert 'z3' not in sys.modules, 'z3 imported'\n"
     )

@@ -69,6 +69,7 @@ HTTP_STATUS = {
 """The HTTP status of each error code on ``POST /v1/METHOD``."""
 
 HTTP_CODE = {404: METHOD_NOT_FOUND, 413: LIMIT, 500: INTERNAL_ERROR}
+"""The JSON-RPC error code an HTTP error carries (others: invalid request)."""
 
 LIGHT_BYTES = 4096
 """The largest body of a call that may run on the event loop itself."""
@@ -84,9 +85,6 @@ def light(method: str | None, body: bytes) -> bool:
     if method is None:
         return body.lstrip()[:1] == b"{" and not any(f'"{m}"'.encode() in body for m in HEAVY)
     return method not in HEAVY
-
-
-"""The JSON-RPC error code an HTTP error carries (others: invalid request)."""
 
 
 def game_id(number: int) -> str:
