@@ -152,12 +152,22 @@ def _has_z3_only(e: z3.ExprRef) -> bool:
 
 
 def logic(formulas: Sequence[z3.ExprRef]) -> str:
-    """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic (Z3's
-    own ``is-qflia`` probe decides), else ``ALL``."""
+    """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic, else
+    ``ALL``. Z3's ``is-qflia`` probe decides, on the formulas as its ``simplify`` tactic
+    states them: the probe alone refuses a subtraction or a negation (``x - y``,
+    ``(- 1)``), and a script declared ``ALL`` that is linear arithmetic takes cvc5 up to a
+    hundred times longer (18 s against 0.19 s for a score proof of Hund with 5 players).
+    A non-linear term that ``simplify`` removed would make cvc5 refuse the script as
+    ``QF_LIA``: an error, never a silent pass."""
     ctx = formulas[0].ctx if formulas else None
     goal = z3.Goal(ctx=ctx)
     goal.add(*formulas)
-    return "QF_LIA" if z3.Probe("is-qflia", ctx)(goal) == 1.0 else "ALL"
+    probe = z3.Probe("is-qflia", ctx)
+    if probe(goal) == 1.0:
+        return "QF_LIA"
+    simplified = z3.Tactic("simplify", ctx)(goal)
+    linear = all(probe(g) == 1.0 for g in simplified)
+    return "QF_LIA" if linear else "ALL"
 
 
 def declarations(formulas: Sequence[z3.ExprRef]) -> list[str]:
