@@ -15,6 +15,7 @@ from tricklaw.fuzz.engine import Engine
 from tricklaw.model import actions
 from tricklaw.model.cards import Card
 from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.replay.citation import Citation, cite
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import State
 from tricklaw.spec.errors import TricklawError
@@ -42,13 +43,26 @@ class Match:
         return self.state.game.ruleset
 
     def fail(
-        self, kind: str, message: str, expected: Any, got: Any, clauses: Sequence[str]
+        self, kind: str, message: str, expected: Any, got: Any, cited: Sequence[str] | Citation
     ) -> NoReturn:
-        raise MismatchError(Disagreement(kind, self.step, message, expected, got, tuple(clauses)))
+        if not isinstance(cited, Citation):
+            cited = Citation(tuple(cited))
+        raise MismatchError(
+            Disagreement(
+                kind,
+                self.step,
+                message,
+                expected,
+                got,
+                cited.clauses,
+                cited.disputes,
+                cited.established,
+            )
+        )
 
-    def clause(self, role: str) -> tuple[str, ...]:
-        text = self.ruleset.clause.get(role)
-        return (text,) if text else ()
+    def cite(self, point: str, clauses: Sequence[str] = ()) -> Citation:
+        """The citation ``tricklaw check`` gives the same divergence."""
+        return cite(self.state.game, point, clauses)
 
     def shape(self, value: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
         if not isinstance(value, dict) or key not in value or not isinstance(value[key], kind):
@@ -103,7 +117,7 @@ class Match:
                 f"{state.is_terminal()}",
                 state.is_terminal(),
                 view.get("terminal"),
-                self.clause("game-end"),
+                self.cite("end"),
             )
         if view.get("totals") != list(state.returns()):
             self.fail(
@@ -112,7 +126,7 @@ class Match:
                 f"{list(state.returns())}",
                 list(state.returns()),
                 view.get("totals"),
-                self.clause("score-total"),
+                self.cite("totals"),
             )
         hands = view.get("hands")
         if hands is not None and not self.same_hands(hands, state.hands):
@@ -127,7 +141,7 @@ class Match:
                     f"{where}: the engine's hands differ from the rules' hands",
                     expected_hands,
                     got_hands,
-                    self.clause("deal"),
+                    self.cite("deal"),
                 )
         if state.is_terminal():
             return
@@ -138,7 +152,7 @@ class Match:
                 f"say seat {state.current_player()}",
                 state.current_player(),
                 view.get("current_player"),
-                self.clause("collect") + self.clause("turn"),
+                self.cite("turn"),
             )
         legal = state.legal_actions()
         expected = {state.action_to_string(a) for a in legal}
@@ -161,7 +175,7 @@ class Match:
                 f"also allows {extra or 'nothing more'}, and lacks {missing or 'nothing'}",
                 sorted(expected),
                 sorted(got),
-                clauses,
+                self.cite("illegal", clauses),
             )
 
     def compare_apply(self, before: State[Any], result: Any, where: str) -> None:
@@ -182,7 +196,7 @@ class Match:
                 f"complete {len(expected_tricks)}",
                 len(expected_tricks),
                 len(tricks),
-                self.clause("collect"),
+                self.cite("collect"),
             )
         for n, (got, (expected, clauses)) in enumerate(zip(tricks, expected_tricks, strict=True)):
             self.compare_trick(got, expected, clauses, f"{where}.tricks[{n}]")
@@ -197,7 +211,7 @@ class Match:
                 f"{expected_scores}",
                 expected_scores,
                 got_scores,
-                self.clause("score-total"),
+                self.cite("scores"),
             )
         self.compare_view(self.shape(result, "state", dict, where), f"{where}.state")
         if state.is_terminal():
@@ -210,7 +224,12 @@ class Match:
                     f"name {winners}",
                     winners,
                     result.get("winners"),
-                    self.clause("game-end"),
+                    cite(
+                        game,
+                        "winners",
+                        answer=lambda g: list(g.ruleset.winners(g, state.returns())),
+                        got=result.get("winners"),
+                    ),
                 )
 
     def compare_trick(
@@ -244,5 +263,5 @@ class Match:
                     f"give {json.dumps(value)}",
                     value,
                     normal[key],
-                    clauses,
+                    self.cite("trick", clauses),
                 )

@@ -1,0 +1,117 @@
+"""One citation for one divergence, shared by ``tricklaw check`` and ``tricklaw fuzz``.
+
+A divergence is a *point* of the game (:data:`POINTS`: the winners, the totals, a round's
+scores, the end of the game or of a round, the seat to act, a trick, an illegal action)
+where an implementation's answer differs from the rules'. :func:`cite` names, for that
+point, the clause ids that decide the rules' answer and the disputes at stake:
+
+* the clauses come from the ruleset's clause roles (``game.ruleset.clause``: the same
+  role for the same point, whichever tool asks) plus the clauses the model's own answer
+  names (a trick result's clauses, the clause that forbids an action);
+* a dispute is at stake when it has an option and
+
+  - where the model can give its answer under another reading cheaply (``answer``, a
+    function of a :class:`~tricklaw.model.state.Game`: the winners of given totals), some
+    other reading of the dispute's option changes that answer (*sensitivity*; the
+    dispute is then ``established``, and :attr:`Citation.readings` lists the readings
+    whose answer is the implementation's);
+  - elsewhere, the dispute's recorded clauses share a clause with the citation (a
+    *candidate* only: never grounds to excuse a divergence as a declared departure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tricklaw.model.state import Game
+from tricklaw.spec import load_registry
+from tricklaw.spec.errors import TricklawError
+
+POINTS: dict[str, tuple[str, ...]] = {
+    "winners": ("winner", "game-end"),
+    "totals": ("score-total",),
+    "scores": ("score-total",),
+    "end": ("game-end",),
+    "round-end": ("round-end",),
+    "turn": ("turn",),
+    "trick": (),
+    "illegal": (),
+    "deal": ("deal",),
+    "collect": ("collect",),
+}
+"""Each point and the clause roles that decide it (the first role the ruleset has)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """The clauses and disputes one divergence cites."""
+
+    clauses: tuple[str, ...]
+    disputes: tuple[str, ...] = ()
+    established: bool = False
+    """Whether the disputes were found by sensitivity (another reading changes the
+    rules' answer), not only by shared clauses."""
+    readings: tuple[tuple[str, str], ...] = ()
+    """``(dispute id, reading)`` whose answer is the implementation's (sensitivity only)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The citation as JSON (``clauses``, ``disputes``, ``established``, ``readings``)."""
+        return {
+            "clauses": list(self.clauses),
+            "disputes": list(self.disputes),
+            "established": self.established,
+            "readings": {d: r for d, r in self.readings},
+        }
+
+
+def cite(
+    game: Game,
+    point: str,
+    clauses: Sequence[str] = (),
+    answer: Callable[[Game], Any] | None = None,
+    got: Any = None,
+) -> Citation:
+    """The citation of a divergence at ``point`` (a key of :data:`POINTS`) of ``game``;
+    ``clauses`` are those the model's answer names; ``answer`` gives the rules' answer
+    under another game (same players, other options), ``got`` the implementation's."""
+    roles = POINTS[point]
+    table = game.ruleset.clause
+    role = next((table[r] for r in roles if table.get(r)), "")
+    cited = tuple(dict.fromkeys(c for c in (role, *clauses) if c))
+    if answer is None:
+        return Citation(cited, _sharing(game, cited))
+    expected = answer(game)
+    disputes: list[str] = []
+    readings: list[tuple[str, str]] = []
+    for spec in game.ruleset.option_specs:
+        if spec.dispute is None:
+            continue
+        changes = False
+        for value in spec.choices:
+            try:
+                options = {**game.options.as_dict(), spec.name: value}
+                other = game.ruleset.make_game(game.players, options)
+            except TricklawError:
+                continue
+            said = answer(other)
+            changes |= said != expected
+            if said == got and said != expected:
+                readings.append((spec.dispute, value))
+        if changes:
+            disputes.append(spec.dispute)
+    return Citation(cited, tuple(disputes), True, tuple(readings))
+
+
+def _sharing(game: Game, clauses: Sequence[str]) -> tuple[str, ...]:
+    """The disputes with an option whose recorded clauses include one of ``clauses``."""
+    wanted = set(clauses)
+    if not wanted:
+        return ()
+    try:
+        registry = load_registry(game.ruleset.id)
+    except TricklawError:
+        return ()
+    options = {s.dispute for s in game.ruleset.option_specs if s.dispute}
+    return tuple(d.id for d in registry.disputes if d.id in options and wanted & set(d.clauses))
