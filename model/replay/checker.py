@@ -27,10 +27,18 @@ from typing import Any, NoReturn
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.replay.citation import cite
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
 from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
 from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
-from tricklaw.model.replay.verdict import DIVERGES, DivergenceError, UnreadableError, Verdict, show
+from tricklaw.model.replay.verdict import (
+    DEPARTS,
+    DIVERGES,
+    DivergenceError,
+    UnreadableError,
+    Verdict,
+    show,
+)
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.schemas import schema
@@ -311,7 +319,7 @@ class Checker:
             f"seat {seat} acts, but it is seat {state.current}'s turn{auto}",
             state.current,
             seat,
-            [self.clause["turn"]],
+            cite(self.game, "turn"),
             expected_text=f"seat {state.current}",
         )
 
@@ -325,7 +333,7 @@ class Checker:
                 str(exc).removesuffix(f" [{exc.clause}]"),
                 legal,
                 text,
-                [exc.clause],
+                cite(self.game, "illegal", (exc.clause,)),
                 expected_text=f"one of {shown}" if legal else "no action",
             ) from None
         raise AssertionError("an action not among the legal ones was applied")
@@ -385,7 +393,7 @@ class Checker:
                 f"the {self.noun} says {problem} = {show(raw[problem])}",
                 expected,
                 raw[problem],
-                result.clauses,
+                cite(self.game, "trick", result.clauses),
                 expected_text=f"{problem} = {show(expected)}",
             )
         self.n_tricks += 1
@@ -473,7 +481,11 @@ def verdict(
 ) -> Verdict:
     """The verdict ``status`` (``problem``: what is wrong, or the summary), placed where
     ``checker`` is and with the counts it has checked."""
-    where = checker.where() if checker is not None and status == DIVERGES else (None, None, None)
+    where = (
+        checker.where()
+        if checker is not None and status in (DIVERGES, DEPARTS)
+        else (None, None, None)
+    )
     out = Verdict(
         status,
         problem,
@@ -487,6 +499,7 @@ def verdict(
     if divergence is not None:
         out.expected, out.got = divergence.expected, divergence.got
         out.clauses = divergence.clauses
+        out.disputes, out.established = divergence.disputes, divergence.established
     return out
 
 

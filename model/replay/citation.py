@@ -8,15 +8,15 @@ point, the clause ids that decide the rules' answer and the disputes at stake:
 * the clauses come from the ruleset's clause roles (``game.ruleset.clause``: the same
   role for the same point, whichever tool asks) plus the clauses the model's own answer
   names (a trick result's clauses, the clause that forbids an action);
-* a dispute is at stake when it has an option and
-
-  - where the model can give its answer under another reading cheaply (``answer``, a
-    function of a :class:`~tricklaw.model.state.Game`: the winners of given totals), some
-    other reading of the dispute's option changes that answer (*sensitivity*; the
-    dispute is then ``established``, and :attr:`Citation.readings` lists the readings
-    whose answer is the implementation's);
-  - elsewhere, the dispute's recorded clauses share a clause with the citation (a
-    *candidate* only: never grounds to excuse a divergence as a declared departure).
+* a dispute is at stake when it has an option and some other reading of that option
+  changes the rules' answer at this point (*sensitivity*). This is tried where the model
+  gives its answer under another reading cheaply (``answer``, a function of a
+  :class:`~tricklaw.model.state.Game`): today the winners of given totals. The citation
+  is then ``established`` and :attr:`Citation.readings` lists the readings whose answer
+  is the implementation's. Elsewhere no dispute is cited: a dispute whose recorded
+  clauses merely share a clause with the citation is too weak a ground (it would name
+  e.g. the round-leader dispute for every wrong game end), and never grounds to excuse a
+  divergence as a declared departure.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tricklaw.model.state import Game
-from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
 
 POINTS: dict[str, tuple[str, ...]] = {
@@ -81,7 +80,7 @@ def cite(
     role = next((table[r] for r in roles if table.get(r)), "")
     cited = tuple(dict.fromkeys(c for c in (role, *clauses) if c))
     if answer is None:
-        return Citation(cited, _sharing(game, cited))
+        return Citation(cited)
     expected = answer(game)
     disputes: list[str] = []
     readings: list[tuple[str, str]] = []
@@ -102,16 +101,3 @@ def cite(
         if changes:
             disputes.append(spec.dispute)
     return Citation(cited, tuple(disputes), True, tuple(readings))
-
-
-def _sharing(game: Game, clauses: Sequence[str]) -> tuple[str, ...]:
-    """The disputes with an option whose recorded clauses include one of ``clauses``."""
-    wanted = set(clauses)
-    if not wanted:
-        return ()
-    try:
-        registry = load_registry(game.ruleset.id)
-    except TricklawError:
-        return ()
-    options = {s.dispute for s in game.ruleset.option_specs if s.dispute}
-    return tuple(d.id for d in registry.disputes if d.id in options and wanted & set(d.clauses))

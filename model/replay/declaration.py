@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tricklaw.model.options import OptionValue
+from tricklaw.model.replay.verdict import DEPARTS, DIVERGES, UnreadableError, Verdict
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec import json_text, load_registry
 from tricklaw.spec.errors import TricklawError
@@ -237,3 +238,42 @@ def read_declaration(path: str, where: str) -> Declaration:
     except json_text.JsonTextError as exc:
         raise TricklawError(f"{where}: {path}: {exc}") from None
     return parse_declaration(raw, f"{where} {path}")
+
+
+def declared_options(
+    declaration: Declaration | None, ruleset: str, players: int, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The options of a checked game (a log's header, a record): ``options`` with the
+    declared readings filled in. Raises UnreadableError naming the field when the game is
+    outside the declaration or sets an option against a declared reading."""
+    if declaration is None:
+        return dict(options)
+    declared = declaration.of(ruleset)
+    if declared is None:
+        raise UnreadableError(f"ruleset: the declaration does not include {ruleset}")
+    merged = dict(options)
+    for name, reading in declared.readings:
+        if name in merged and merged[name] != reading:
+            raise UnreadableError(
+                f"options.{name}: the game plays {merged[name]!r}, the declaration follows "
+                f"the reading {reading!r}"
+            )
+        merged[name] = reading
+    outside = declared.allows(players, merged) if type(players) is int else None
+    if outside is not None:
+        raise UnreadableError(f"the game is outside the declaration: {outside}")
+    return merged
+
+
+def excused(declaration: Declaration | None, ruleset: str, verdict: Verdict) -> Verdict:
+    """``verdict``, a divergence turned into a declared departure (:data:`DEPARTS`) when
+    it is established to turn on a dispute the engine settles by its own rule."""
+    if declaration is None or verdict.status != DIVERGES or not verdict.established:
+        return verdict
+    for dispute in verdict.disputes:
+        rule = declaration.own_rule(ruleset, dispute)
+        if rule is not None:
+            verdict.status = DEPARTS
+            verdict.problem += f"; the engine's own rule for {dispute}: {rule}"
+            return verdict
+    return verdict

@@ -28,9 +28,8 @@ A second argument, a JSON file, is the engine's declaration: ``hello`` answers i
 
 from __future__ import annotations
 
-import json
-
 import dataclasses
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
