@@ -187,3 +187,33 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
         [*base, "--declare", str(follows)], capture_output=True, text=True, check=False
     )
     assert clash.returncode == 2 and "options.game-tie" in clash.stderr + clash.stdout
+
+
+def test_engine_io_times_out_and_sees_the_end_without_select() -> None:
+    from tricklaw.fuzz import Engine, EngineError
+
+    silent = Engine(f"{sys.executable} -c \"import time; time.sleep(20)\"", timeout=0.3)
+    try:
+        with pytest.raises(EngineError, match="no answer within 0.3 s"):
+            silent.request("hello", {})
+    finally:
+        silent.process.kill()
+        silent.close()
+    gone = Engine(f"{sys.executable} -c \"pass\"", timeout=5)
+    with pytest.raises(EngineError, match="exited"):
+        gone.request("hello", {})
+    with pytest.raises(EngineError, match="exited"):  # and again: the end stays seen
+        gone.request("hello", {})
+    gone.close()
+
+
+def test_the_progress_bar_draws_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from tricklaw.fuzz.progress import progress_bar
+
+    with progress_bar(3, "fuzz") as advance:  # stderr is not a terminal here
+        advance(1)
+    assert capsys.readouterr().err == ""
+    with progress_bar(3, "fuzz", show=True) as advance:
+        for n in range(1, 4):
+            advance(n)
+    assert capsys.readouterr().out == ""  # never on stdout
