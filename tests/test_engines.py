@@ -192,14 +192,14 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
 def test_engine_io_times_out_and_sees_the_end_without_select() -> None:
     from tricklaw.fuzz import Engine, EngineError
 
-    silent = Engine(f"{sys.executable} -c \"import time; time.sleep(20)\"", timeout=0.3)
+    silent = Engine(f'{sys.executable} -c "import time; time.sleep(20)"', timeout=0.3)
     try:
-        with pytest.raises(EngineError, match="no answer within 0.3 s"):
+        with pytest.raises(EngineError, match=r"no answer within 0\.3 s"):
             silent.request("hello", {})
     finally:
         silent.process.kill()
         silent.close()
-    gone = Engine(f"{sys.executable} -c \"pass\"", timeout=5)
+    gone = Engine(f'{sys.executable} -c "pass"', timeout=5)
     with pytest.raises(EngineError, match="exited"):
         gone.request("hello", {})
     with pytest.raises(EngineError, match="exited"):  # and again: the end stays seen
@@ -217,3 +217,30 @@ def test_the_progress_bar_draws_only_when_asked(capsys: pytest.CaptureFixture[st
         for n in range(1, 4):
             advance(n)
     assert capsys.readouterr().out == ""  # never on stdout
+
+
+def test_a_tie_broken_another_way_shrinks_with_few_engine_requests(tmp_path: Path) -> None:
+    """A game-level disagreement is shrunk on the model and confirmed by the engine: a
+    handful of replays, not hundreds, and the two-round game becomes one round."""
+    from tricklaw.fuzz import Engine, play_case, shrink
+
+    run = Engine(engine("last-seat", None, tmp_path), 10)
+    try:
+        two_rounds = parse_declaration(
+            {"rulesets": {"sticheln": {"players": [3], "options": {"rounds": [2]}}}}, "x"
+        )
+        for index in range(200):
+            case = new_case(index, 1, ["sticheln"], None, {}, declaration=two_rounds)
+            outcome = play_case(run, case)
+            if outcome.disagreement is not None:
+                break
+        assert outcome.disagreement is not None and outcome.disagreement.established
+        before = run.requests
+        small = shrink(run, outcome)
+        assert run.requests - before < 3 * (outcome.actions + 10)
+        assert small.disagreement is not None and small.disagreement.kind == "end"
+        assert small.actions < outcome.actions and small.case.options["rounds"] == 1
+        again = play_case(run, small.case, limit=len(small.case.steps))  # the engine agrees
+        assert again.disagreement is not None and again.disagreement.kind == "end"
+    finally:
+        run.close()

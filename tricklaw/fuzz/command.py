@@ -52,7 +52,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_output_folder(out, "fuzz: --out")
     declaration = read_declaration(args.declare, "fuzz: --declare") if args.declare else None
-    with progress_bar(args.games, "fuzz") as advance:
+    quiet = False if getattr(args, "json", False) else None  # --json: never a bar
+    with progress_bar(args.games, "fuzz", show=quiet) as advance:
         run = fuzz(
             args.engine,
             rulesets=rulesets,
