@@ -244,3 +244,40 @@ def test_a_tie_broken_another_way_shrinks_with_few_engine_requests(tmp_path: Pat
         assert again.disagreement is not None and again.disagreement.kind == "end"
     finally:
         run.close()
+
+
+def _bare(node: Any, path: str) -> list[str]:
+    """The places in a schema of an object or array that says nothing of its contents."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("type") == "object" and not {"properties", "additionalProperties"} & set(node):
+            found.append(path)
+        if node.get("type") == "array" and "items" not in node:
+            found.append(path)
+        for key, value in node.items():
+            found += _bare(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _bare(value, f"{path}[{i}]")
+    return found
+
+
+def test_every_result_schema_says_what_it_holds() -> None:
+    from tricklaw.oracle.methods import METHODS
+    from tricklaw.oracle.schemas import definitions
+
+    places = [p for m in METHODS.values() for p in _bare(m.result, m.name)]
+    places += [p for name, d in definitions().items() for p in _bare(d, f"$defs.{name}")]
+    assert places == []
+    assert "implements" in METHODS["hello"].result["properties"]
+
+
+def test_the_protocol_docs_are_generated_from_the_schemas() -> None:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "docs" / "_ext"))
+    docs = pytest.importorskip("tricklaw_docs.protocol")
+    from tricklaw.oracle.methods import METHODS
+
+    text = docs.protocol_text()
+    for name, method in METHODS.items():
+        assert f"#### `{name}`" in text
+        assert json.dumps(method.result, indent=1, ensure_ascii=False) in text
