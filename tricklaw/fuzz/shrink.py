@@ -5,7 +5,7 @@ only when it still disagrees in the same way.
 A *game-level* disagreement (the winners, established to turn on a dispute: a tie for
 the best total broken another way) needs the whole game replayed for every candidate,
 and most candidates lose the tie. Such candidates are first played on the model alone
-(:func:`_keeps_the_point`, no engine request): only those whose game still ends where
+(``_keeps_the_point``, no engine request): only those whose game still ends where
 another reading of the dispute changes the winners go to the engine. The big cuts come
 first (every choice the first legal one, short integer options, default options), then
 the step by step ones."""
@@ -217,7 +217,7 @@ def _model_outcome(case: Case, disputes: set[str], like: Disagreement) -> Outcom
 
 SEARCH_GAMES = 300
 """Games of the shortest set-up played on the model alone, looking for one that keeps a
-game-level disagreement's point (:func:`_search_short_game`)."""
+game-level disagreement's point (``_search_short_game``)."""
 
 
 def _search_short_game(
