@@ -24,7 +24,7 @@ prints the verdict as one JSON object instead::
     {"status": "diverges", "where": {"line": 26, "path": null, "round": 1,
      "action": null, "trick": 4}, "message": "line 26, round 1, trick 4: ...",
      "expected": 1, "got": 2, "clauses": ["STI-TRICK-5", "STI-TRICK-2", "STI-TRICK-4"],
-     "checked": {"rounds": 1, "actions": 20, "tricks": 3}}
+     "disputes": [], "checked": {"rounds": 1, "actions": 20, "tricks": 3}}
 
 ``status`` is ``agrees``, ``diverges``, ``departs`` or ``unreadable``; ``disputes``
 lists the disputes the divergence is established to turn on
