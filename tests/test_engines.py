@@ -281,3 +281,25 @@ def test_the_protocol_docs_are_generated_from_the_schemas() -> None:
     for name, method in METHODS.items():
         assert f"#### `{name}`" in text
         assert json.dumps(method.result, indent=1, ensure_ascii=False) in text
+
+
+def test_a_wrong_trick_cites_the_same_clauses_and_dispute_in_fuzz_and_check(
+    tmp_path: Path,
+) -> None:
+    """The all-zero trick given away: both tools cite the 1993 text's all-zero dispute,
+    established (its other reading gives the trick a winner); the follow dispute, whose
+    other reading would forbid the play, is not cited."""
+    run = fuzz(
+        engine("all-zero-missed", None, tmp_path), rulesets=["sticheln-1993"], players=None,
+        fixed={}, games=200, seed=3,
+    )  # fmt: skip
+    report = run.failures[0]
+    found = report["disagreement"]
+    assert found["kind"] == "trick" and found["established"]
+    assert found["disputes"] == ["STI93-D-ALLZERO"]
+    record = copy.deepcopy(report["record"])
+    record["rounds"][-1]["tricks"][-1]["winner"] = found["got"]
+    verdict = check_record(record, own_shuffle=True)
+    assert verdict.status == "diverges" and verdict.established
+    assert list(verdict.clauses) == found["clauses"]
+    assert list(verdict.disputes) == found["disputes"]

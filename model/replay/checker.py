@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import cite
+from tricklaw.model.replay.citation import cite, trick_answer
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
 from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
 from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
@@ -102,6 +102,8 @@ class Checker:
         self.tricks_done = 0
         """Tricks the rules have completed in the input's current round."""
         self.pending: list[Completed] = []
+        self.completed_by: tuple[State[Any], int] | None = None
+        """The state and the action that completed the pending tricks."""
         """Tricks completed by the last action and not yet checked: (index, leader, result,
         seating)."""
         self.scored = False
@@ -296,12 +298,14 @@ class Checker:
             self._illegal(state, code, text)
         new = ruleset.apply(state, code)
         if new.info is not info:  # the action ended the round (or the game)
+            self.completed_by = (state, code)
             for t_index, leader, result, seating in new_tricks(
                 new, (len(info.history), len(tricks))
             ):
                 self.pending.append((t_index, leader, result, seating))
                 self.tricks_done += 1
         elif new.tricks is not tricks:  # the action completed a trick
+            self.completed_by = (state, code)
             for t_index in range(len(tricks), len(new.tricks)):
                 leader, result = new.tricks[t_index]
                 self.pending.append((t_index, leader, result, info.seating))
@@ -393,7 +397,15 @@ class Checker:
                 f"the {self.noun} says {problem} = {show(raw[problem])}",
                 expected,
                 raw[problem],
-                cite(self.game, "trick", result.clauses),
+                cite(
+                    self.game,
+                    "trick",
+                    result.clauses,
+                    answer=None
+                    if self.completed_by is None
+                    else trick_answer(*self.completed_by, trick[0], problem),
+                    got=raw[problem],
+                ),
                 expected_text=f"{problem} = {show(expected)}",
             )
         self.n_tricks += 1

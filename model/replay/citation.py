@@ -11,7 +11,9 @@ point, the clause ids that decide the rules' answer and the disputes at stake:
 * a dispute is at stake when it has an option and some other reading of that option
   changes the rules' answer at this point (*sensitivity*). This is tried where the model
   gives its answer under another reading cheaply (``answer``, a function of a
-  :class:`~tricklaw.model.state.Game`): today the winners of given totals. The citation
+  :class:`~tricklaw.model.state.Game`): today the winners of given totals, and a
+  completed trick (:func:`trick_answer`: the same state and action under the other
+  reading; a reading under which the action is illegal is left out). The citation
   is then ``established`` and :attr:`Citation.readings` lists the readings whose answer
   is the implementation's. Elsewhere no dispute is cited: a dispute whose recorded
   clauses merely share a clause with the citation is too weak a ground (it would name
@@ -22,10 +24,11 @@ point, the clause ids that decide the rules' answer and the disputes at stake:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from tricklaw.model.state import Game
+from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.state import Game, State
 from tricklaw.spec.errors import TricklawError
 
 POINTS: dict[str, tuple[str, ...]] = {
@@ -65,6 +68,41 @@ class Citation:
         }
 
 
+NOT_PLAYED = "not played"
+"""A trick's answer under a reading where the action that completes it is not legal."""
+
+
+def trick_answer(before: State[Any], action: int, index: int, key: str) -> Callable[[Game], Any]:
+    """The rules' answer for field ``key`` (``leader``, ``cards``, ``winner``, ``taken``,
+    ``aside``) of trick ``index`` (in its round) that ``action`` completes from ``before``,
+    as a function of the game: the same state under another reading, the same action."""
+
+    def answer(game: Game) -> Any:
+        state = before._replace(info=replace(before.info, game=game))
+        try:
+            after = state.apply_action(action)
+        except TricklawError:
+            return NOT_PLAYED
+        done = new_tricks(after, (len(before.history), len(before.tricks)))
+        for t_index, leader, result, seating in done:
+            if t_index == index:
+                value = trick_json(leader, result, seating, game.ruleset.palette)[key]
+                return _canonical(key, value)
+        return NOT_PLAYED
+
+    return answer
+
+
+def _canonical(key: str, value: Any) -> Any:
+    """A trick field with its piles sorted (the order of cards taken or set aside does
+    not matter; the order of the cards played does)."""
+    if key == "taken" and isinstance(value, dict):
+        return {str(k): sorted(v) for k, v in value.items()}
+    if key == "aside" and isinstance(value, list):
+        return sorted(value)
+    return value
+
+
 def cite(
     game: Game,
     point: str,
@@ -95,6 +133,8 @@ def cite(
             except TricklawError:
                 continue
             said = answer(other)
+            if said == NOT_PLAYED:  # the reading forbids the play: it does not decide here
+                continue
             changes |= said != expected
             if said == got and said != expected:
                 readings.append((spec.dispute, value))

@@ -15,7 +15,7 @@ from tricklaw.fuzz.engine import Engine
 from tricklaw.model import actions
 from tricklaw.model.cards import Card
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import Citation, cite
+from tricklaw.model.replay.citation import Citation, cite, trick_answer
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import State
 from tricklaw.spec.errors import TricklawError
@@ -178,14 +178,14 @@ class Match:
                 self.cite("illegal", clauses),
             )
 
-    def compare_apply(self, before: State[Any], result: Any, where: str) -> None:
+    def compare_apply(self, before: State[Any], action: int, result: Any, where: str) -> None:
         """The engine's ``apply`` answer against the model's step from ``before``."""
         state = self.state
         palette = self.ruleset.palette
         tricks = self.shape(result, "tricks", list, where)
         expected_tricks = [
-            (trick_json(leader, res, seating, palette), res.clauses)
-            for _, leader, res, seating in new_tricks(
+            ({**trick_json(leader, res, seating, palette), "index": t}, res.clauses)
+            for t, leader, res, seating in new_tricks(
                 state, (len(before.history), len(before.tricks))
             )
         ]
@@ -199,7 +199,7 @@ class Match:
                 self.cite("collect"),
             )
         for n, (got, (expected, clauses)) in enumerate(zip(tricks, expected_tricks, strict=True)):
-            self.compare_trick(got, expected, clauses, f"{where}.tricks[{n}]")
+            self.compare_trick(got, expected, clauses, f"{where}.tricks[{n}]", (before, action))
         rounds = self.shape(result, "rounds", list, where)
         finished = state.history[len(before.history) :]
         got_scores = [r.get("scores") if isinstance(r, dict) else r for r in rounds]
@@ -233,7 +233,12 @@ class Match:
                 )
 
     def compare_trick(
-        self, got: Any, expected: dict[str, Any], clauses: Sequence[str], where: str
+        self,
+        got: Any,
+        expected: dict[str, Any],
+        clauses: Sequence[str],
+        where: str,
+        completed_by: tuple[State[Any], int],
     ) -> None:
         if not isinstance(got, dict):
             self.fail("protocol", f"{where}: expected a trick object", expected, got, ())
@@ -263,5 +268,11 @@ class Match:
                     f"give {json.dumps(value)}",
                     value,
                     normal[key],
-                    self.cite("trick", clauses),
+                    cite(
+                        self.state.game,
+                        "trick",
+                        clauses,
+                        answer=trick_answer(*completed_by, expected["index"], key),
+                        got=normal[key],
+                    ),
                 )

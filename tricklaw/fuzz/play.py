@@ -107,7 +107,7 @@ def _one_step(run: Match, policy: SplitMix64) -> None:
         )
     before = state
     run.state = state.apply_action(action)
-    run.compare_apply(before, answer, where)
+    run.compare_apply(before, action, answer, where)
 
 
 def _error_text(error: Any) -> str:
