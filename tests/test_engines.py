@@ -138,7 +138,7 @@ def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     assert plain.failures[0]["game_index"] == found["game_index"]
 
 
-def test_a_wrong_trick_is_never_excused_by_an_own_reading(tmp_path: Path) -> None:
+def test_a_wrong_trick_is_not_excused_by_an_own_rule_for_another_dispute(tmp_path: Path) -> None:
     own = copy.deepcopy(OWN_TIE)
     own["rulesets"]["sticheln"]["disputes"]["STI-D-ZEROLEAD"] = {"reading": "own", "rule": "x"}
     run = fuzz(

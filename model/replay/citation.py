@@ -81,9 +81,9 @@ def trick_answer(before: State[Any], action: int, index: int, key: str) -> Calla
         state = before._replace(info=replace(before.info, game=game))
         try:
             after = state.apply_action(action)
-        except TricklawError:
+            done = new_tricks(after, (len(before.history), len(before.tricks)))
+        except (TricklawError, LookupError, TypeError, ValueError):  # not playable there
             return NOT_PLAYED
-        done = new_tricks(after, (len(before.history), len(before.tricks)))
         for t_index, leader, result, seating in done:
             if t_index == index:
                 value = trick_json(leader, result, seating, game.ruleset.palette)[key]
