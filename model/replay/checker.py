@@ -27,10 +27,18 @@ from typing import Any, NoReturn
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.replay.citation import cite, trick_answer
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
 from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
 from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
-from tricklaw.model.replay.verdict import DIVERGES, DivergenceError, UnreadableError, Verdict, show
+from tricklaw.model.replay.verdict import (
+    DEPARTS,
+    DIVERGES,
+    DivergenceError,
+    UnreadableError,
+    Verdict,
+    show,
+)
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.schemas import schema
@@ -94,6 +102,8 @@ class Checker:
         self.tricks_done = 0
         """Tricks the rules have completed in the input's current round."""
         self.pending: list[Completed] = []
+        self.completed_by: tuple[State[Any], int] | None = None
+        """The state and the action that completed the pending tricks."""
         """Tricks completed by the last action and not yet checked: (index, leader, result,
         seating)."""
         self.scored = False
@@ -288,12 +298,14 @@ class Checker:
             self._illegal(state, code, text)
         new = ruleset.apply(state, code)
         if new.info is not info:  # the action ended the round (or the game)
+            self.completed_by = (state, code)
             for t_index, leader, result, seating in new_tricks(
                 new, (len(info.history), len(tricks))
             ):
                 self.pending.append((t_index, leader, result, seating))
                 self.tricks_done += 1
         elif new.tricks is not tricks:  # the action completed a trick
+            self.completed_by = (state, code)
             for t_index in range(len(tricks), len(new.tricks)):
                 leader, result = new.tricks[t_index]
                 self.pending.append((t_index, leader, result, info.seating))
@@ -311,7 +323,7 @@ class Checker:
             f"seat {seat} acts, but it is seat {state.current}'s turn{auto}",
             state.current,
             seat,
-            [self.clause["turn"]],
+            cite(self.game, "turn"),
             expected_text=f"seat {state.current}",
         )
 
@@ -325,7 +337,7 @@ class Checker:
                 str(exc).removesuffix(f" [{exc.clause}]"),
                 legal,
                 text,
-                [exc.clause],
+                cite(self.game, "illegal", (exc.clause,)),
                 expected_text=f"one of {shown}" if legal else "no action",
             ) from None
         raise AssertionError("an action not among the legal ones was applied")
@@ -385,7 +397,15 @@ class Checker:
                 f"the {self.noun} says {problem} = {show(raw[problem])}",
                 expected,
                 raw[problem],
-                result.clauses,
+                cite(
+                    self.game,
+                    "trick",
+                    result.clauses,
+                    answer=None
+                    if self.completed_by is None
+                    else trick_answer(*self.completed_by, trick[0], problem),
+                    got=raw[problem],
+                ),
                 expected_text=f"{problem} = {show(expected)}",
             )
         self.n_tricks += 1
@@ -473,7 +493,11 @@ def verdict(
 ) -> Verdict:
     """The verdict ``status`` (``problem``: what is wrong, or the summary), placed where
     ``checker`` is and with the counts it has checked."""
-    where = checker.where() if checker is not None and status == DIVERGES else (None, None, None)
+    where = (
+        checker.where()
+        if checker is not None and status in (DIVERGES, DEPARTS)
+        else (None, None, None)
+    )
     out = Verdict(
         status,
         problem,
@@ -487,6 +511,7 @@ def verdict(
     if divergence is not None:
         out.expected, out.got = divergence.expected, divergence.got
         out.clauses = divergence.clauses
+        out.disputes, out.established = divergence.disputes, divergence.established
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tricklaw.model.record import log_json
+from tricklaw.model.replay.citation import cite
 from tricklaw.model.replay.verdict import DivergenceError, show
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 
@@ -62,7 +63,7 @@ def check_round_end(
                 f"the {noun} says {key} = {show(fields[key])}",
                 expected[key],
                 fields[key],
-                [deciding.get(key, "")],
+                cite(game, "scores") if key == "scores" else [deciding.get(key, "")],
                 expected_text=f"{key} = {show(expected[key])}",
             )
     totals = list(state.returns())
@@ -71,7 +72,7 @@ def check_round_end(
             f"the {noun} says the totals after round {index + 1} are {show(fields['totals'])}",
             totals,
             fields["totals"],
-            [score_clause],
+            cite(game, "totals"),
         )
 
 
@@ -88,7 +89,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says the game is {said}",
             over,
             fields["complete"],
-            [end_clause],
+            cite(game, "end"),
             expected_text="over" if over else f"not over ({progress(state)})",
         )
     if "totals" in fields and fields["totals"] != totals:
@@ -96,7 +97,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says totals = {show(fields['totals'])}",
             totals,
             fields["totals"],
-            [clause.get("score-total", "")],
+            cite(game, "totals"),
         )
     if "winners" in fields:
         if not over:
@@ -113,7 +114,12 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
                 f"the {noun} says winners = {show(fields['winners'])}",
                 winners,
                 fields["winners"],
-                [clause.get("winner", end_clause)],
+                cite(
+                    game,
+                    "winners",
+                    answer=lambda g: list(g.ruleset.winners(g, totals)),
+                    got=fields["winners"],
+                ),
             )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from tricklaw.model.record import loads_record, record_problem, round_problem
 from tricklaw.model.replay.checker import Checker, game_of, verdict
+from tricklaw.model.replay.declaration import Declaration, declared_options, excused
 from tricklaw.model.replay.verdict import (
     AGREES,
     DIVERGES,
@@ -40,10 +41,18 @@ LOG_FORMAT, LOG_VERSION = "tricklaw-log", 1
 """The header of the JSON Lines log that ``emit`` receives (:mod:`tricklaw.check`)."""
 
 
-def check_record(record: Any, *, own_shuffle: bool = False, emit: Emit | None = None) -> Verdict:
+def check_record(
+    record: Any,
+    *,
+    own_shuffle: bool = False,
+    emit: Emit | None = None,
+    declaration: Declaration | None = None,
+) -> Verdict:
     """Check a JSON game record (parsed). ``emit`` receives the record's events as JSON
-    Lines log objects, each once it has been checked."""
-    return _replayed(record, own_shuffle, emit)[0]
+    Lines log objects, each once it has been checked. Under a ``declaration`` (what the
+    engine that wrote it implements) its declared readings fill in the options and a
+    divergence on a dispute it settles by its own rule is a departure."""
+    return _replayed(record, own_shuffle, emit, declaration)[0]
 
 
 def replay(record: Any) -> State[Any]:
@@ -62,7 +71,9 @@ def replay(record: Any) -> State[Any]:
     return checker.state
 
 
-def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdict, Checker | None]:
+def _replayed(
+    record: Any, own_shuffle: bool, emit: Emit | None, declaration: Declaration | None = None
+) -> tuple[Verdict, Checker | None]:
     """The verdict on ``record``, and the checker that has replayed it."""
     checker: Checker | None = None
     path = ""
@@ -77,7 +88,10 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
             path = problem[0]
             raise UnreadableError(problem[1])
         record = integral(record)
-        game = game_of(record["ruleset"], record["players"], record["options"])
+        options = declared_options(
+            declaration, record["ruleset"], record["players"], record["options"]
+        )
+        game = game_of(record["ruleset"], record["players"], options)
         seed = record.get("seed")
         checker = Checker(game, seed, own_shuffle, "record", trim=False)
         if emit is not None:
@@ -144,7 +158,7 @@ def _replayed(record: Any, own_shuffle: bool, emit: Emit | None) -> tuple[Verdic
         return verdict(UNREADABLE, str(unreadable), checker, path=path or None), checker
     except DivergenceError as diverged:
         found = verdict(DIVERGES, diverged.problem, checker, path=path or None, divergence=diverged)
-        return found, checker
+        return excused(declaration, str(record["ruleset"]), found), checker
     assert checker is not None
     return verdict(AGREES, checker.summary(), checker), checker
 

@@ -15,10 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tricklaw.model.replay.citation import Citation
 from tricklaw.spec.errors import TricklawError, clip
 
 AGREES, DIVERGES, UNREADABLE = "agrees", "diverges", "unreadable"
-EXIT_STATUS = {AGREES: 0, DIVERGES: 1, UNREADABLE: 2}
+DEPARTS = "departs"
+"""The log diverges where the engine declared a rule of its own for the dispute at
+stake (``tricklaw check --declare``): not a failure."""
+EXIT_STATUS = {AGREES: 0, DIVERGES: 1, UNREADABLE: 2, DEPARTS: 0}
 """The exit status of ``tricklaw check`` for each verdict."""
 
 
@@ -46,6 +50,10 @@ class Verdict:
     """The value the log gives."""
     clauses: tuple[str, ...] = ()
     """The ids of the clauses that decide the expected value."""
+    disputes: tuple[str, ...] = ()
+    """The disputes at stake (:func:`~tricklaw.model.replay.citation.cite`)."""
+    established: bool = False
+    """Whether another reading of those disputes changes the expected value."""
     checked: dict[str, int] = field(default_factory=dict)
     """How many rounds, actions and tricks were checked."""
 
@@ -60,7 +68,7 @@ class Verdict:
         place = []
         if self.line is not None:
             place.append(f"line {self.line}")
-        if self.status == DIVERGES:
+        if self.status in (DIVERGES, DEPARTS):
             for name in ("round", "action", "trick"):
                 value = getattr(self, name)
                 if value is not None:
@@ -83,6 +91,7 @@ class Verdict:
             "expected": self.expected,
             "got": self.got,
             "clauses": list(self.clauses),
+            "disputes": list(self.disputes),
             "checked": dict(self.checked),
         }
 
@@ -100,14 +109,19 @@ class DivergenceError(Exception):
         problem: str,
         expected: Any,
         got: Any,
-        clauses: Sequence[str] = (),
+        clauses: Sequence[str] | Citation = (),
         expected_text: str | None = None,
     ) -> None:
         shown = show(expected) if expected_text is None else expected_text
         super().__init__(f"{problem}; expected {shown}")
-        self.clauses = tuple(c for c in clauses if c)
-        self.problem = f"{problem}; expected {shown}" + (
-            f" [{', '.join(self.clauses)}]" if self.clauses else ""
+        cited = clauses if isinstance(clauses, Citation) else Citation(tuple(clauses))
+        self.clauses = tuple(c for c in cited.clauses if c)
+        self.disputes = cited.disputes
+        self.established = cited.established
+        self.problem = (
+            f"{problem}; expected {shown}"
+            + (f" [{', '.join(self.clauses)}]" if self.clauses else "")
+            + (f" (dispute {', '.join(self.disputes)})" if self.disputes else "")
         )
         self.expected = expected
         self.got = got

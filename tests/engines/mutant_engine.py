@@ -16,13 +16,20 @@ Mutants:
 ``first-seat``      a tie for the game's win goes to the tied player in the lowest seat,
                     whatever the options say (the ``game-tie`` reading ``first-seat`` of
                     every ruleset: STI-D-GAMETIE, LAST-D-GAMETIE, ...).
+``last-seat``       a tie for the game's win goes to the tied player in the *highest* seat:
+                    no reading of ``game-tie`` (an engine's own rule, to declare as ``own``).
+``none``            no mutation: tricklaw's own oracle.
 ``garbage``         answers every request with a line that is not JSON.
 ``dies``            exits after ten requests.
+
+A second argument, a JSON file, is the engine's declaration: ``hello`` answers it as
+``implements`` (see :mod:`tricklaw.model.replay.declaration`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -63,8 +70,9 @@ def follow_free(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) ->
     return hand
 
 
-def first_seat() -> None:
-    """Every ruleset's winners cut to the first tied seat (the ``argmax`` engine)."""
+def first_seat(last: bool = False) -> None:
+    """Every ruleset's winners cut to the first tied seat (the ``argmax`` engine), or
+    the ``last``."""
     for cls in {type(r) for r in RULESETS.values()}:
         shared = cls.winners
 
@@ -72,12 +80,31 @@ def first_seat() -> None:
             self: Ruleset[Any], game: Game, totals: Sequence[int], shared: Any = shared
         ) -> tuple[int, ...]:
             tied: tuple[int, ...] = shared(self, game, totals)
-            return tied[:1]
+            return tied[-1:] if last else tied[:1]
 
         cls.winners = winners  # type: ignore[method-assign]
 
 
-def main(mutant: str) -> int:
+def serve_declaring(path: str) -> int:
+    """Serve the oracle on stdio, its ``hello`` answer carrying the declaration in
+    ``path``."""
+    with open(path, encoding="utf-8") as f:
+        declared = json.load(f)
+    oracle = Oracle()
+    for line in sys.stdin:
+        answer = oracle.handle_text(line)
+        if answer is None:
+            continue
+        parsed = json.loads(answer)
+        if isinstance(parsed.get("result"), dict) and "methods" in parsed["result"]:
+            parsed["result"]["implements"] = declared
+            answer = json.dumps(parsed)
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+def main(mutant: str, declaration: str | None = None) -> int:
     if mutant == "tie-last":
         sticheln.judge = tie_last  # type: ignore[assignment]
     elif mutant == "all-zero-missed":
@@ -88,6 +115,10 @@ def main(mutant: str) -> int:
         State.apply_action = State.apply_legal_action  # type: ignore[method-assign]
     elif mutant == "first-seat":
         first_seat()
+    elif mutant == "last-seat":
+        first_seat(last=True)
+    elif mutant == "none":
+        pass
     elif mutant == "garbage":
         for _ in sys.stdin:
             sys.stdout.write("this is not JSON\n")
@@ -104,8 +135,10 @@ def main(mutant: str) -> int:
     else:
         sys.stderr.write(f"unknown mutant {mutant!r}\n")
         return 2
+    if declaration is not None:
+        return serve_declaring(declaration)
     return serve_stdio(sys.stdin.buffer, sys.stdout.buffer)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

@@ -24,9 +24,14 @@ prints the verdict as one JSON object instead::
     {"status": "diverges", "where": {"line": 26, "path": null, "round": 1,
      "action": null, "trick": 4}, "message": "line 26, round 1, trick 4: ...",
      "expected": 1, "got": 2, "clauses": ["STI-TRICK-5", "STI-TRICK-2", "STI-TRICK-4"],
-     "checked": {"rounds": 1, "actions": 20, "tricks": 3}}
+     "disputes": [], "checked": {"rounds": 1, "actions": 20, "tricks": 3}}
 
-``status`` is ``agrees``, ``diverges`` or ``unreadable``. In ``where``, ``line`` is the
+``status`` is ``agrees``, ``diverges``, ``departs`` or ``unreadable``; ``disputes``
+lists the disputes the divergence is established to turn on
+(:mod:`tricklaw.model.replay.citation`, shared with ``tricklaw fuzz``). ``--declare FILE``
+reads an engine's declaration (:mod:`tricklaw.model.replay.declaration`): its readings
+fill in the options, and a divergence on a dispute it settles by its own rule is
+``departs`` (exit 0). In ``where``, ``line`` is the
 log's line and ``path`` the place in a record (``rounds[1].tricks[2]``); ``round`` counts
 from 1, and ``action`` and ``trick`` count from 1 within the round, as in the message.
 

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from tricklaw.check.convert import log_line
 from tricklaw.check.reading import check_path
+from tricklaw.model.replay.declaration import read_declaration
 from tricklaw.model.replay.records import Emit
 from tricklaw.model.replay.verdict import UNREADABLE
 from tricklaw.spec.errors import TricklawError
@@ -37,7 +38,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             sink.write(log_line(obj) + "\n")
 
     try:
-        verdict = check_path(args.record, own_shuffle=args.own_shuffle, emit=emit)
+        declaration = read_declaration(args.declare, "check: --declare") if args.declare else None
+        verdict = check_path(
+            args.record, own_shuffle=args.own_shuffle, emit=emit, declaration=declaration
+        )
     finally:
         if out is not None:
             out.close()
@@ -75,5 +79,12 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--convert",
         metavar="FILE",
         help="also write the events checked, as a JSON Lines log, to FILE",
+    )
+    p.add_argument(
+        "--declare",
+        metavar="FILE",
+        help="what the engine that wrote the log implements (JSON, as the oracle "
+        "protocol's hello 'implements'): its readings fill in the options, and a "
+        "divergence on a dispute it settles by its own rule is a departure (exit 0)",
     )
     p.set_defaults(func=cmd_check)

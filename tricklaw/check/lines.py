@@ -31,6 +31,7 @@ from tricklaw.check.log_format import (
 )
 from tricklaw.check.validation import problem, require
 from tricklaw.model.replay.checker import CACHE_LIMIT, Checker, game_of, verdict
+from tricklaw.model.replay.declaration import Declaration, declared_options, excused
 from tricklaw.model.replay.records import Emit
 from tricklaw.model.replay.verdict import (
     AGREES,
@@ -63,10 +64,12 @@ def check_lines(
     *,
     own_shuffle: bool = False,
     emit: Emit | None = None,
+    declaration: Declaration | None = None,
 ) -> Verdict:
     """Check a JSON Lines log given line by line (any iterable of text lines, such as an
     open file); only the round in play is held in memory. ``emit`` receives each line's
-    object once it is checked."""
+    object once it is checked. ``declaration``: what the engine that wrote the log
+    implements (:func:`~tricklaw.model.replay.records.check_record`)."""
     checker: Checker | None = None
     number = 0
     cut = ""
@@ -93,7 +96,7 @@ def check_lines(
                 cut = f"; line {number} stops mid-line (a log may stop anywhere): not checked"
                 break
             if checker is None:
-                checker = _header(obj, own_shuffle)
+                checker = _header(obj, own_shuffle, declaration)
             elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
                 obj = _event(checker, obj)
             if emit is not None:
@@ -102,7 +105,9 @@ def check_lines(
     except UnreadableError as unreadable:
         return verdict(UNREADABLE, str(unreadable), checker, line=number or None)
     except DivergenceError as diverged:
-        return verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
+        found = verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
+        assert checker is not None
+        return excused(declaration, checker.game.ruleset.id, found)
     except UnicodeDecodeError as undecodable:
         reason = undecodable.reason
         return verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
@@ -118,7 +123,7 @@ def _cut_off(text: str, rest: Iterator[str]) -> bool:
     return not text.endswith(("\n", "\r")) and next(rest, None) is None
 
 
-def _header(obj: dict[str, Any], own_shuffle: bool) -> Checker:
+def _header(obj: dict[str, Any], own_shuffle: bool, declaration: Declaration | None) -> Checker:
     """The checker for the game the header line ``obj`` names."""
     if "format" not in obj:
         raise UnreadableError(
@@ -126,7 +131,8 @@ def _header(obj: dict[str, Any], own_shuffle: bool) -> Checker:
             f'"version": {VERSION}, "ruleset": ..., "players": ...}}'
         )
     obj = require(HEADER, obj)
-    game = game_of(obj["ruleset"], obj["players"], obj.get("options", {}))
+    options = declared_options(declaration, obj["ruleset"], obj["players"], obj.get("options", {}))
+    game = game_of(obj["ruleset"], obj["players"], options)
     return Checker(game, obj.get("seed"), own_shuffle, "log", trim=True)
 
 

@@ -20,8 +20,18 @@ empty suits, the rare cases of every text. The players choose adversarially: a c
 ties a card already in the trick, the lowest card (zeros), the highest, or any.
 
 The engine receives the deals explicitly in ``new_game`` (``deals``, one per round, up to
-:data:`~tricklaw.fuzz.games.DEALT_ROUNDS`) together with the seed, so it needs the portable
-shuffle only for a game that outlasts them (``end=target`` of Sticheln 1993).
+:data:`~tricklaw.fuzz.games.DEALT_ROUNDS`) together with the seed. A round after them is
+dealt from the seed by the portable shuffle and compared from the action that starts it
+(the state view after the last dealt round's last card), so the engine needs the shuffle
+for any game that outlasts its deals, including a replayed case whose deals the shrinker
+cut (see the protocol docs).
+
+**The declaration.** The engine's ``hello`` answer may carry ``implements``
+(:mod:`~tricklaw.model.replay.declaration`; or ``--declare FILE``): the rulesets, player
+counts and option values it plays, and per dispute the reading it follows or a rule of
+its own. Games are drawn only inside it (:mod:`~tricklaw.fuzz.declared`), and a
+disagreement established to turn on a dispute declared ``own`` is a *departure*, listed
+but not a failure.
 
 **Shrinking.** A case is the game's set-up plus its *steps*: at each decision the index of
 the chosen action among the legal ones (and, at some steps, an illegal action tried
@@ -42,7 +52,9 @@ hangs or dies), 2 bad input.
 
 The modules, one job each: :mod:`~tricklaw.fuzz.engine` (the engine process),
 :mod:`~tricklaw.fuzz.cases` (cases, disagreements, outcomes), :mod:`~tricklaw.fuzz.games`
-(the games and the players' choices), :mod:`~tricklaw.fuzz.compare` (the engine's answers
+(the games and the players' choices), :mod:`~tricklaw.fuzz.declared` (the engine's
+declaration), :mod:`~tricklaw.fuzz.progress` (the progress bar),
+:mod:`~tricklaw.fuzz.compare` (the engine's answers
 against the model's), :mod:`~tricklaw.fuzz.play` (one case played),
 :mod:`~tricklaw.fuzz.shrink`, :mod:`~tricklaw.fuzz.report` (the case files),
 :mod:`~tricklaw.fuzz.run` (a run) and :mod:`~tricklaw.fuzz.command` (``tricklaw fuzz``).

@@ -47,6 +47,10 @@ class Disagreement:
     expected: Any
     got: Any
     clauses: tuple[str, ...]
+    disputes: tuple[str, ...] = ()
+    """The disputes at stake (:func:`~tricklaw.model.replay.citation.cite`)."""
+    established: bool = False
+    """Whether another reading of those disputes changes the rules' answer here."""
 
     def as_json(self) -> dict[str, Any]:
         """The disagreement as JSON."""
@@ -57,6 +61,8 @@ class Disagreement:
             "expected": self.expected,
             "got": self.got,
             "clauses": list(self.clauses),
+            "disputes": list(self.disputes),
+            "established": self.established,
         }
 
 

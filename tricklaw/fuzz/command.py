@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from tricklaw.fuzz.engine import ENGINE_TIMEOUT
+from tricklaw.fuzz.progress import progress_bar
 from tricklaw.fuzz.run import fuzz, replay_case
 from tricklaw.model.options import parse_option_args
+from tricklaw.model.replay.declaration import read_declaration
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.outputs import check_output_folder, fresh_file
@@ -49,17 +51,29 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise TricklawError(f"fuzz: --seed {args.seed} is outside 0 .. 2**64-1")
     out = Path(args.out)
     check_output_folder(out, "fuzz: --out")
-    run = fuzz(
-        args.engine,
-        rulesets=rulesets,
-        players=args.players,
-        fixed=fixed,
-        games=args.games,
-        seed=args.seed,
-        seconds=args.time,
-        keep_going=args.keep_going,
-        timeout=args.timeout,
-    )
+    declaration = read_declaration(args.declare, "fuzz: --declare") if args.declare else None
+    quiet = False if getattr(args, "json", False) else None  # --json: never a bar
+    with progress_bar(args.games, "fuzz", show=quiet) as advance:
+        run = fuzz(
+            args.engine,
+            rulesets=rulesets,
+            players=args.players,
+            fixed=fixed,
+            games=args.games,
+            seed=args.seed,
+            seconds=args.time,
+            keep_going=args.keep_going,
+            timeout=args.timeout,
+            declaration=declaration,
+            asked=args.ruleset is not None,
+            progress=advance,
+        )
+    for found in run.departures:
+        sys.stdout.write(
+            f"declared departure ({found['ruleset']}, {found['players']} players, game "
+            f"{found['game_index']}): {found['disagreement']['message']} "
+            f"[{found['rule']}]\n"
+        )
     for report in run.failures:
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -72,10 +86,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             f"disagrees ({report['ruleset']}, {report['players']} players, "
             f"{len(report['actions'])} actions{_shrink_note(report['shrunk'])}): "
             f"{found['message']} "
-            f"{found['clauses']}\n  case written to {path}\n"
+            f"{found['clauses']}{_disputes_note(found)}\n  case written to {path}\n"
         )
     sys.stdout.write(run.summary() + "\n")
     return 1 if run.failures else 0
+
+
+def _disputes_note(found: dict[str, Any]) -> str:
+    disputes = found.get("disputes") or []
+    return f" (dispute {', '.join(disputes)})" if disputes else ""
 
 
 def _shrink_note(shrunk: bool) -> str:
@@ -104,4 +123,10 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--timeout", type=float, default=ENGINE_TIMEOUT, help="seconds per engine answer"
     )
     p.add_argument("--replay", metavar="FILE", help="play the case in FILE again on the engine")
+    p.add_argument(
+        "--declare",
+        metavar="FILE",
+        help="what the engine implements (JSON, as hello's 'implements'; default: the "
+        "engine's hello answer)",
+    )
     p.set_defaults(func=cmd_fuzz)

@@ -15,6 +15,7 @@ from tricklaw.fuzz.engine import Engine
 from tricklaw.model import actions
 from tricklaw.model.cards import Card
 from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.replay.citation import Citation, cite, trick_answer
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import State
 from tricklaw.spec.errors import TricklawError
@@ -42,13 +43,26 @@ class Match:
         return self.state.game.ruleset
 
     def fail(
-        self, kind: str, message: str, expected: Any, got: Any, clauses: Sequence[str]
+        self, kind: str, message: str, expected: Any, got: Any, cited: Sequence[str] | Citation
     ) -> NoReturn:
-        raise MismatchError(Disagreement(kind, self.step, message, expected, got, tuple(clauses)))
+        if not isinstance(cited, Citation):
+            cited = Citation(tuple(cited))
+        raise MismatchError(
+            Disagreement(
+                kind,
+                self.step,
+                message,
+                expected,
+                got,
+                cited.clauses,
+                cited.disputes,
+                cited.established,
+            )
+        )
 
-    def clause(self, role: str) -> tuple[str, ...]:
-        text = self.ruleset.clause.get(role)
-        return (text,) if text else ()
+    def cite(self, point: str, clauses: Sequence[str] = ()) -> Citation:
+        """The citation ``tricklaw check`` gives the same divergence."""
+        return cite(self.state.game, point, clauses)
 
     def shape(self, value: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
         if not isinstance(value, dict) or key not in value or not isinstance(value[key], kind):
@@ -103,7 +117,7 @@ class Match:
                 f"{state.is_terminal()}",
                 state.is_terminal(),
                 view.get("terminal"),
-                self.clause("game-end"),
+                self.cite("end"),
             )
         if view.get("totals") != list(state.returns()):
             self.fail(
@@ -112,7 +126,7 @@ class Match:
                 f"{list(state.returns())}",
                 list(state.returns()),
                 view.get("totals"),
-                self.clause("score-total"),
+                self.cite("totals"),
             )
         hands = view.get("hands")
         if hands is not None and not self.same_hands(hands, state.hands):
@@ -127,7 +141,7 @@ class Match:
                     f"{where}: the engine's hands differ from the rules' hands",
                     expected_hands,
                     got_hands,
-                    self.clause("deal"),
+                    self.cite("deal"),
                 )
         if state.is_terminal():
             return
@@ -138,7 +152,7 @@ class Match:
                 f"say seat {state.current_player()}",
                 state.current_player(),
                 view.get("current_player"),
-                self.clause("collect") + self.clause("turn"),
+                self.cite("turn"),
             )
         legal = state.legal_actions()
         expected = {state.action_to_string(a) for a in legal}
@@ -161,17 +175,17 @@ class Match:
                 f"also allows {extra or 'nothing more'}, and lacks {missing or 'nothing'}",
                 sorted(expected),
                 sorted(got),
-                clauses,
+                self.cite("illegal", clauses),
             )
 
-    def compare_apply(self, before: State[Any], result: Any, where: str) -> None:
+    def compare_apply(self, before: State[Any], action: int, result: Any, where: str) -> None:
         """The engine's ``apply`` answer against the model's step from ``before``."""
         state = self.state
         palette = self.ruleset.palette
         tricks = self.shape(result, "tricks", list, where)
         expected_tricks = [
-            (trick_json(leader, res, seating, palette), res.clauses)
-            for _, leader, res, seating in new_tricks(
+            ({**trick_json(leader, res, seating, palette), "index": t}, res.clauses)
+            for t, leader, res, seating in new_tricks(
                 state, (len(before.history), len(before.tricks))
             )
         ]
@@ -182,10 +196,10 @@ class Match:
                 f"complete {len(expected_tricks)}",
                 len(expected_tricks),
                 len(tricks),
-                self.clause("collect"),
+                self.cite("collect"),
             )
         for n, (got, (expected, clauses)) in enumerate(zip(tricks, expected_tricks, strict=True)):
-            self.compare_trick(got, expected, clauses, f"{where}.tricks[{n}]")
+            self.compare_trick(got, expected, clauses, f"{where}.tricks[{n}]", (before, action))
         rounds = self.shape(result, "rounds", list, where)
         finished = state.history[len(before.history) :]
         got_scores = [r.get("scores") if isinstance(r, dict) else r for r in rounds]
@@ -197,7 +211,7 @@ class Match:
                 f"{expected_scores}",
                 expected_scores,
                 got_scores,
-                self.clause("score-total"),
+                self.cite("scores"),
             )
         self.compare_view(self.shape(result, "state", dict, where), f"{where}.state")
         if state.is_terminal():
@@ -210,11 +224,21 @@ class Match:
                     f"name {winners}",
                     winners,
                     result.get("winners"),
-                    self.clause("game-end"),
+                    cite(
+                        game,
+                        "winners",
+                        answer=lambda g: list(g.ruleset.winners(g, state.returns())),
+                        got=result.get("winners"),
+                    ),
                 )
 
     def compare_trick(
-        self, got: Any, expected: dict[str, Any], clauses: Sequence[str], where: str
+        self,
+        got: Any,
+        expected: dict[str, Any],
+        clauses: Sequence[str],
+        where: str,
+        completed_by: tuple[State[Any], int],
     ) -> None:
         if not isinstance(got, dict):
             self.fail("protocol", f"{where}: expected a trick object", expected, got, ())
@@ -244,5 +268,11 @@ class Match:
                     f"give {json.dumps(value)}",
                     value,
                     normal[key],
-                    clauses,
+                    cite(
+                        self.state.game,
+                        "trick",
+                        clauses,
+                        answer=trick_answer(*completed_by, expected["index"], key),
+                        got=normal[key],
+                    ),
                 )

@@ -1,16 +1,18 @@
 """The engine under test: an external process that speaks the oracle's stdio protocol,
-one JSON-RPC request per line, each answer awaited for at most a time-out."""
+one JSON-RPC request per line, each answer awaited for at most a time-out.
+
+The answers are read by a thread of their own into a queue, and awaited on the queue with
+a time-out: no ``select()`` on a pipe, which Windows does not offer."""
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import select
+import queue
 import shlex
 import subprocess
-import time
-from typing import Any
+import threading
+from typing import IO, Any
 
 from tricklaw.spec.errors import TricklawError
 
@@ -47,8 +49,10 @@ class Engine:
             ) from None
         assert self.process.stdin is not None and self.process.stdout is not None
         self._in = self.process.stdin
-        self._out = self.process.stdout.fileno()
-        self._buffer = b""
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        threading.Thread(
+            target=_read_lines, args=(self.process.stdout, self._lines), daemon=True
+        ).start()
         self._next_id = 0
         self.requests = 0
 
@@ -83,17 +87,14 @@ class Engine:
         return True, response["result"]
 
     def _read_line(self) -> str:
-        deadline = time.monotonic() + self.timeout
-        while b"\n" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._out], [], [], left)[0]:
-                raise EngineError(f"the engine gave no answer within {self.timeout:g} s")
-            chunk = os.read(self._out, 1 << 16)
-            if not chunk:
-                raise EngineError(f"the engine exited ({self._status()})")
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line.decode("utf-8", errors="replace")
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise EngineError(f"the engine gave no answer within {self.timeout:g} s") from None
+        if line is None:
+            self._lines.put(None)  # the end stays for the next request
+            raise EngineError(f"the engine exited ({self._status()})")
+        return line.rstrip(b"\r\n").decode("utf-8", errors="replace")
 
     def _status(self) -> str:
         try:
@@ -111,3 +112,12 @@ class Engine:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Put each line the engine writes on ``lines``, then None at its end (the reader
+    thread)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in iter(stream.readline, b""):
+            lines.put(line)
+    lines.put(None)

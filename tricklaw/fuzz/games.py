@@ -11,6 +11,7 @@ from tricklaw.fuzz.cases import Case
 from tricklaw.model import actions
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.cards import Card, value_of
+from tricklaw.model.replay.declaration import Declaration
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Deal, Game, RoundLog, State
@@ -51,7 +52,9 @@ def make_deals(game: Game, rounds: int, rng: SplitMix64) -> tuple[Deal, ...]:
     return tuple(deals)
 
 
-def _option_value(spec: Any, rng: SplitMix64) -> Any:
+def _option_value(spec: Any, rng: SplitMix64, allowed: Sequence[Any] | None = None) -> Any:
+    if allowed is not None:  # the engine's declared values
+        return allowed[rng.below(len(allowed))]
     if spec.choices:
         return spec.choices[rng.below(len(spec.choices))]
     if spec.name == "rounds":
@@ -67,14 +70,20 @@ def new_case(
     rulesets: Sequence[str],
     players: int | None,
     fixed: dict[str, Any],
+    *,
+    declaration: Declaration | None = None,
 ) -> Case:
-    """Game ``index`` of a run seeded ``seed`` (see the module doc)."""
+    """Game ``index`` of a run seeded ``seed`` (see the module doc), inside the engine's
+    ``declaration`` when it made one (its player counts and option values only)."""
     rng = SplitMix64(round_seed(seed, index))
     ruleset = get_ruleset(rulesets[rng.below(len(rulesets))])
-    counts = ruleset.player_counts
+    declared = declaration.of(ruleset.id) if declaration is not None else None
+    counts = ruleset.player_counts if declared is None else declared.players
     count = players if players is not None else counts[rng.below(len(counts))]
     options = {
-        spec.name: fixed[spec.name] if spec.name in fixed else _option_value(spec, rng)
+        spec.name: fixed[spec.name]
+        if spec.name in fixed
+        else _option_value(spec, rng, None if declared is None else declared.values(spec.name))
         for spec in ruleset.option_specs
     }
     game = ruleset.make_game(count, options)

@@ -91,7 +91,7 @@ def _one_step(run: Match, policy: SplitMix64) -> None:
                     f"{run.ruleset.why_illegal(state, bad)}",
                     "an error",
                     answer,
-                    (clause,),
+                    run.cite("illegal", (clause,)),
                 )
     action = legal[choice % len(legal)]
     text = state.action_to_string(action)
@@ -103,11 +103,11 @@ def _one_step(run: Match, policy: SplitMix64) -> None:
             f"{_error_text(answer)}",
             "a result",
             answer,
-            (run.ruleset.forbidding_clause(state, action),),
+            run.cite("illegal", (run.ruleset.forbidding_clause(state, action),)),
         )
     before = state
     run.state = state.apply_action(action)
-    run.compare_apply(before, answer, where)
+    run.compare_apply(before, action, answer, where)
 
 
 def _error_text(error: Any) -> str:

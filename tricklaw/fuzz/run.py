@@ -5,16 +5,18 @@ again."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tricklaw.fuzz.cases import Outcome
+from tricklaw.fuzz.declared import departure, narrow, safe_declaration
 from tricklaw.fuzz.engine import ENGINE_TIMEOUT, Engine
 from tricklaw.fuzz.games import new_case
 from tricklaw.fuzz.play import play_case
 from tricklaw.fuzz.report import case_from_json, case_json
 from tricklaw.fuzz.shrink import shrink
+from tricklaw.model.replay.declaration import Declaration
 from tricklaw.spec import json_text
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.json_text import JsonTextError
@@ -29,10 +31,16 @@ class Run:
     requests: int = 0
     seconds: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
+    departures: list[dict[str, Any]] = field(default_factory=list)
+    """Disagreements the engine declared: its own rule for a dispute they turn on."""
+    declared: bool = False
+    """Whether the engine declared what it implements (``hello`` or ``--declare``)."""
 
     def summary(self) -> str:
         rate = self.games / self.seconds * 60 if self.seconds else 0.0
         found = f"{len(self.failures)} disagreement(s)" if self.failures else "no disagreement"
+        if self.departures:
+            found += f" ({len(self.departures)} declared departure(s))"
         return (
             f"{found} in {self.games} games, {self.actions} actions, {self.requests} engine "
             f"requests in {self.seconds:.1f} s ({rate:,.0f} games/min)"
@@ -50,20 +58,51 @@ def fuzz(
     seconds: float | None = None,
     keep_going: bool = False,
     timeout: float = ENGINE_TIMEOUT,
+    declaration: Declaration | None = None,
+    asked: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> Run:
-    """Fuzz the engine ``command``; stops at the first disagreement unless ``keep_going``."""
+    """Fuzz the engine ``command``; stops at the first disagreement unless ``keep_going``.
+
+    The engine's declaration is ``declaration`` (``--declare``) or else its ``hello``
+    answer's; the run keeps inside it (``asked``: the rulesets were named on the command
+    line) and reports declared departures apart. ``progress`` is called with the games
+    played after each game."""
     run = Run()
     start = time.perf_counter()
     engine = Engine(command, timeout)
     try:
+        if declaration is None:
+            declaration, alive = safe_declaration(engine)
+            if not alive:
+                run.requests += engine.requests
+                engine.close()
+                engine = Engine(command, timeout)
+        if declaration is not None:
+            run.declared = True
+            rulesets = narrow(declaration, rulesets, players, fixed, asked)
         for index in range(games):
             if seconds is not None and time.perf_counter() - start > seconds:
                 break
-            case = new_case(index, seed, rulesets, players, fixed)
+            case = new_case(index, seed, rulesets, players, fixed, declaration=declaration)
             outcome = play_case(engine, case)
             run.games += 1
             run.actions += outcome.actions
+            if progress is not None:
+                progress(run.games)
             if outcome.disagreement is None:
+                continue
+            own = departure(declaration, outcome.case, outcome.disagreement)
+            if own is not None:
+                run.departures.append(
+                    {
+                        "game_index": index,
+                        "ruleset": case.ruleset,
+                        "players": case.players,
+                        "rule": own,
+                        "disagreement": outcome.disagreement.as_json(),
+                    }
+                )
                 continue
             if outcome.disagreement.kind == "protocol":  # the engine may be dead: start again
                 run.requests += engine.requests

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tricklaw import __version__
+from tricklaw.model.replay.declaration import declaration_schema
 from tricklaw.model.rulesets import RULESETS as RULESET_REGISTRY
 from tricklaw.oracle.play import APPLY, CLOSE, LEGAL_ACTIONS, NEW_GAME, STATE
 from tricklaw.oracle.protocol import PROTOCOL, VERSION
@@ -41,7 +42,8 @@ def _rulesets(oracle: Oracle, params: dict[str, Any]) -> Any:
 
 HELLO = Method(
     "hello",
-    "The protocol's name and version, tricklaw's version and the methods.",
+    "The protocol's name and version, tricklaw's version and the methods. An engine "
+    "under test (``tricklaw fuzz``) adds ``implements``: what it declares it implements.",
     object_schema({}),
     object_schema(
         {
@@ -49,6 +51,7 @@ HELLO = Method(
             "version": {"const": VERSION},
             "tricklaw": {"type": "string"},
             "methods": {"type": "array", "items": {"type": "string"}},
+            "implements": declaration_schema(),
         },
         ("protocol", "version", "methods"),
     ),

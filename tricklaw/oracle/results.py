@@ -87,7 +87,10 @@ SCORES = Method(
             "rounds": {
                 "type": "array",
                 "items": object_schema(
-                    {"index": {"type": "integer"}, "scores": {"type": "array"}},
+                    {
+                        "index": {"type": "integer"},
+                        "scores": {"type": "array", "items": {"type": "integer"}},
+                    },
                     ("index", "scores"),
                 ),
             },

@@ -33,6 +33,13 @@ def object_schema(
     }
 
 
+FACTS = {
+    "type": "object",
+    "additionalProperties": {"type": ["array", "integer", "string", "boolean", "null"]},
+    "description": "The ruleset's facts of the round, by name (e.g. Sticheln's picked "
+    "cards): JSON values as the record writes them.",
+}
+"""A round's facts: the ruleset names them (``Ruleset.round_facts``)."""
 GAME_ID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "A game id."}
 SEAT_LIST = {"type": "array", "items": ref("seat")}
 GAME = {"game": GAME_ID}
@@ -47,6 +54,7 @@ def definitions() -> dict[str, Any]:
     defs: dict[str, Any] = {name: record[name] for name in ("card", "cards", "seat", "deal")}
     defs["trick"] = record["trick"]
     defs.update(_prefixed("record_", record_schema()))
+    defs["record_round"]["properties"]["facts"] = FACTS  # the record's is left open
     defs["options"] = {
         "type": "object",
         "additionalProperties": {"type": ["string", "integer"]},
@@ -60,8 +68,17 @@ def definitions() -> dict[str, Any]:
         "designate R5.",
     }
     defs["round_end"] = object_schema(
-        {"index": {"type": "integer"}, "scores": {"type": "array"}, "facts": {"type": "object"}},
+        {
+            "index": {"type": "integer", "description": "The round (from 0)."},
+            "scores": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "description": "Each seat's score for the round.",
+            },
+            "facts": FACTS,
+        },
         ("index", "scores"),
+        description="A round the action finished.",
     )
     defs["view"] = object_schema(
         {

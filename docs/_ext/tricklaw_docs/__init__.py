@@ -41,7 +41,8 @@ Modules
     autodoc hooks: clause ids in docstrings as links, short Python names resolved.
 ``markdown``
     Writing files and the MyST helpers of every page.
-``actions`` (every action kind), ``log_example`` (the oracle page's log),
+``actions`` (every action kind), ``log_example`` (the oracle page's log), ``protocol``
+(the oracle's methods and their schemas),
 ``trick_intro`` ("How a trick is won"), ``rulesets``, ``disputes`` (with ``simulation``),
 ``matrix``, ``bounds``, ``reference`` (CLI and API), ``sources``, ``plot`` (and the palettes table)
     One generated page (or include) each.
@@ -67,6 +68,7 @@ from .log_example import gen_log_example
 from .matrix import gen_matrix
 from .page import build_site_page
 from .plot import gen_palettes, gen_plot
+from .protocol import gen_protocol
 from .reference import gen_api, gen_cli
 from .roles import TrickDirective, cards_role, clause_role
 from .rulesets import gen_ruleset, gen_ruleset_toctree
@@ -92,6 +94,7 @@ def generate(app: Sphinx) -> None:
     gen_palettes(gen)
     gen_actions(gen)
     gen_log_example(gen)
+    gen_protocol(gen)
     gen_sources(gen)
     t_disputes = gen_disputes(gen)
     t_bounds = gen_bounds(gen)

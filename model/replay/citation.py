@@ -1,0 +1,143 @@
+"""One citation for one divergence, shared by ``tricklaw check`` and ``tricklaw fuzz``.
+
+A divergence is a *point* of the game (:data:`POINTS`: the winners, the totals, a round's
+scores, the end of the game or of a round, the seat to act, a trick, an illegal action)
+where an implementation's answer differs from the rules'. :func:`cite` names, for that
+point, the clause ids that decide the rules' answer and the disputes at stake:
+
+* the clauses come from the ruleset's clause roles (``game.ruleset.clause``: the same
+  role for the same point, whichever tool asks) plus the clauses the model's own answer
+  names (a trick result's clauses, the clause that forbids an action);
+* a dispute is at stake when it has an option and some other reading of that option
+  changes the rules' answer at this point (*sensitivity*). This is tried where the model
+  gives its answer under another reading cheaply (``answer``, a function of a
+  :class:`~tricklaw.model.state.Game`): today the winners of given totals, and a
+  completed trick (:func:`trick_answer`: the same state and action under the other
+  reading; a reading under which the action is illegal is left out). The citation
+  is then ``established`` and :attr:`Citation.readings` lists the readings whose answer
+  is the implementation's. Elsewhere no dispute is cited: a dispute whose recorded
+  clauses merely share a clause with the citation is too weak a ground (it would name
+  e.g. the round-leader dispute for every wrong game end), and never grounds to excuse a
+  divergence as a declared departure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tricklaw.model.record import new_tricks, trick_json
+from tricklaw.model.state import Game, State
+from tricklaw.spec.errors import TricklawError
+
+POINTS: dict[str, tuple[str, ...]] = {
+    "winners": ("winner", "game-end"),
+    "totals": ("score-total",),
+    "scores": ("score-total",),
+    "end": ("game-end",),
+    "round-end": ("round-end",),
+    "turn": ("turn",),
+    "trick": (),
+    "illegal": (),
+    "deal": ("deal",),
+    "collect": ("collect",),
+}
+"""Each point and the clause roles that decide it (the first role the ruleset has)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """The clauses and disputes one divergence cites."""
+
+    clauses: tuple[str, ...]
+    disputes: tuple[str, ...] = ()
+    established: bool = False
+    """Whether the disputes were found by sensitivity (another reading changes the
+    rules' answer), not only by shared clauses."""
+    readings: tuple[tuple[str, str], ...] = ()
+    """``(dispute id, reading)`` whose answer is the implementation's (sensitivity only)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The citation as JSON (``clauses``, ``disputes``, ``established``, ``readings``)."""
+        return {
+            "clauses": list(self.clauses),
+            "disputes": list(self.disputes),
+            "established": self.established,
+            "readings": {d: r for d, r in self.readings},
+        }
+
+
+NOT_PLAYED = "not played"
+"""A trick's answer under a reading where the action that completes it is not legal."""
+
+
+def trick_answer(before: State[Any], action: int, index: int, key: str) -> Callable[[Game], Any]:
+    """The rules' answer for field ``key`` (``leader``, ``cards``, ``winner``, ``taken``,
+    ``aside``) of trick ``index`` (in its round) that ``action`` completes from ``before``,
+    as a function of the game: the same state under another reading, the same action."""
+
+    def answer(game: Game) -> Any:
+        state = before._replace(info=replace(before.info, game=game))
+        try:
+            after = state.apply_action(action)
+            done = new_tricks(after, (len(before.history), len(before.tricks)))
+        except (TricklawError, LookupError, TypeError, ValueError):  # not playable there
+            return NOT_PLAYED
+        for t_index, leader, result, seating in done:
+            if t_index == index:
+                value = trick_json(leader, result, seating, game.ruleset.palette)[key]
+                return _canonical(key, value)
+        return NOT_PLAYED
+
+    return answer
+
+
+def _canonical(key: str, value: Any) -> Any:
+    """A trick field with its piles sorted (the order of cards taken or set aside does
+    not matter; the order of the cards played does)."""
+    if key == "taken" and isinstance(value, dict):
+        return {str(k): sorted(v) for k, v in value.items()}
+    if key == "aside" and isinstance(value, list):
+        return sorted(value)
+    return value
+
+
+def cite(
+    game: Game,
+    point: str,
+    clauses: Sequence[str] = (),
+    answer: Callable[[Game], Any] | None = None,
+    got: Any = None,
+) -> Citation:
+    """The citation of a divergence at ``point`` (a key of :data:`POINTS`) of ``game``;
+    ``clauses`` are those the model's answer names; ``answer`` gives the rules' answer
+    under another game (same players, other options), ``got`` the implementation's."""
+    roles = POINTS[point]
+    table = game.ruleset.clause
+    role = next((table[r] for r in roles if table.get(r)), "")
+    cited = tuple(dict.fromkeys(c for c in (role, *clauses) if c))
+    if answer is None:
+        return Citation(cited)
+    expected = answer(game)
+    disputes: list[str] = []
+    readings: list[tuple[str, str]] = []
+    for spec in game.ruleset.option_specs:
+        if spec.dispute is None:
+            continue
+        changes = False
+        for value in spec.choices:
+            try:
+                options = {**game.options.as_dict(), spec.name: value}
+                other = game.ruleset.make_game(game.players, options)
+            except TricklawError:
+                continue
+            said = answer(other)
+            if said == NOT_PLAYED:  # the reading forbids the play: it does not decide here
+                continue
+            changes |= said != expected
+            if said == got and said != expected:
+                readings.append((spec.dispute, value))
+        if changes:
+            disputes.append(spec.dispute)
+    return Citation(cited, tuple(disputes), True, tuple(readings))
