@@ -1,0 +1,111 @@
+"""The low-card-takes-high game in lockstep (:mod:`tricklaw.model.rulesets.lowhigh`).
+
+Hands are flags over the deck's cards in canonical order (one row per game and seat), so a
+random agent's legal cards are a row of flags in the order the reference lists them. Follow
+the lead colour if you can (LH-PLAY-1/2); the highest value wins, the later on a tie, then
+the lowest, the later on a tie (LH-TRICK-1..3); the lowest card's player takes the highest
+card, the highest card's player the rest and leads (LH-TRICK-4/5, LH-LEAD-1); a trick of one
+value goes whole to its last card's player, or under ``same-card=among-rest`` the lowest is
+sought among the other cards (dispute LH-D-SAMECARD). A colour scores its face values with
+one or two cards, else one point a card (LH-SCORE-1..4); rounds: ``rounds`` or one per
+player, seat ``index mod n`` or seat 0 leading (LH-GAME-1, dispute LH-D-FIRSTLEAD).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tricklaw.batch import BATCH
+from tricklaw.batch.engine import Bools, Lockstep, Table
+from tricklaw.batch.rng import U64, Ints
+from tricklaw.model.actions import ActionKind
+
+HAND_SIZE = 15
+"""Fifteen cards each (LH-DEAL-1)."""
+PLAY = int(ActionKind.PLAY)
+
+
+def last_index(flags: Bools) -> Ints:
+    """The last column of each row whose flag is set (every row has one)."""
+    width = flags.shape[1]
+    return np.asarray(width - 1 - np.argmax(flags[:, ::-1], axis=1), dtype=np.int64)
+
+
+class LowHighBatch(Lockstep):
+    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep."""
+
+    def game_over(self, table: Table, rounds_played: int) -> Bools:
+        """After ``rounds`` rounds, or as many as players (LH-GAME-1)."""
+        game = table.game
+        limit = int(game.options.number("rounds")) or game.players
+        return np.full(table.size, rounds_played >= limit, dtype=np.bool_)
+
+    def play_round(self, table: Table, index: int, order: Ints, deal_rng: U64) -> Ints:
+        """Deal fifteen cards each in shuffled order (LH-DEAL-1) and play fifteen tricks."""
+        game = table.game
+        n, size = game.players, table.size
+        deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+        width = deck.shape[0]
+        position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
+        position[deck] = np.arange(width)
+        colour, value = deck >> 5, deck & 31
+        rows = np.arange(size)
+        hands = np.zeros((size, n, width), dtype=np.bool_)
+        for k in range(n):
+            dealt = position[order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE]]
+            hands[rows[:, None], k, dealt] = True
+        taken = np.zeros((size, n, width), dtype=np.bool_)
+        trace = table.trace
+        first = index % n if game.options.text("first-leader") == "rotate" else 0
+        if trace is not None:
+            hands_dealt = [order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE] for k in range(n)]
+            trace.add("deal", hands_dealt, None)
+        leader = np.full(size, first, dtype=np.int64)
+        among_rest = game.options.text("same-card") == "among-rest"
+        for _ in range(HAND_SIZE):
+            played = np.empty((size, n), dtype=np.int64)
+            seat = leader.copy()
+            lead_colour = np.zeros(size, dtype=np.int64)
+            for p in range(n):
+                hand = hands[rows, seat]
+                if p == 0:
+                    legal = hand
+                else:
+                    follow = hand & (colour[None, :] == lead_colour[:, None])
+                    legal = np.where(follow.any(axis=1)[:, None], follow, hand)
+                pick = table.choose(legal)
+                hands[rows, seat, pick] = False
+                played[:, p] = pick
+                if p == 0:
+                    lead_colour = colour[pick]
+                if trace is not None:
+                    trace.add("action", seat.copy(), deck[pick] | PLAY)
+                seat = (seat + 1) % n
+            values = value[played]
+            high = last_index(values == values.max(axis=1, keepdims=True))
+            low = last_index(values == values.min(axis=1, keepdims=True))
+            if among_rest:
+                rest = values.copy()
+                rest[rows, high] = 1 << 20
+                lowest = last_index(rest == rest.min(axis=1, keepdims=True))
+                low = np.where(low == high, lowest, low)
+            receiver = np.broadcast_to(high[:, None], (size, n)).copy()
+            receiver[rows, high] = low
+            receiver = (leader[:, None] + receiver) % n
+            for p in range(n):
+                taken[rows, receiver[:, p], played[:, p]] = True
+            winner = (leader + high) % n
+            if trace is not None:
+                trace.add("trick", leader.copy(), deck[played], winner, receiver)
+            leader = winner
+        colours = np.arange(int(colour.max()) + 1)
+        member = (colour[:, None] == colours[None, :]).astype(np.int64)
+        counts = taken.astype(np.int64) @ member
+        sums = (taken * value[None, None, :]) @ member
+        scores = np.where(counts <= 2, sums, counts).sum(axis=2)
+        if trace is not None:
+            trace.add("scores", scores, [{} for _ in range(size)])
+        return np.asarray(scores, dtype=np.int64)
+
+
+BATCH.register("lowhigh", LowHighBatch())
