@@ -16,6 +16,7 @@ truth for every ruling, and the batch games are checked against it record by rec
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,12 +68,41 @@ class Table:
 
     def choose(self, legal: Bools) -> Ints:
         """Each game's random choice among its legal options: ``legal`` is one row of
-        flags per game over the options in canonical order; the result is the column of
+        flags per game over the options in canonical order (C-contiguous, a width that is
+        a multiple of 8: pad with False, :func:`padded`); the result is the column of
         ``legal[below(count)]``, the draw :func:`tricklaw.model.agents.random_step` makes.
-        Every row must offer at least one option."""
-        marks = np.cumsum(legal, axis=1, dtype=np.int16)
-        pick = rng.below(self.agent, marks[:, -1])
-        return np.asarray(np.argmax(marks > pick[:, None].astype(np.int16), axis=1), np.int64)
+        Every row must offer at least one option, and at most 255."""
+        marks, count = prefix_counts(legal)
+        pick = rng.below(self.agent, count).astype(np.uint8)
+        return np.asarray(np.argmax(marks > pick[:, None], axis=1), np.int64)
+
+
+BYTES = np.uint64(0x0101010101010101)
+_TOP = np.uint64(56)
+
+
+def padded(width: int) -> int:
+    """``width`` rounded up to a multiple of 8 (the row width :meth:`Table.choose` takes)."""
+    return -(-width // 8) * 8
+
+
+def prefix_counts(flags: Bools) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Each row's running count of set flags (inclusive, as bytes) and its total.
+
+    Eight flags at a time: a row's bytes read as 64-bit words, a word times
+    ``0x0101010101010101`` holds in byte ``k`` the count of its bytes ``0..k``; the words'
+    totals are summed across the row and added back byte-wise. Rows count at most 255."""
+    if sys.byteorder != "little":  # the byte trick reads words little-endian
+        counts = np.cumsum(flags, axis=1, dtype=np.uint8)
+        return counts, counts[:, -1].astype(np.int64)
+    words = flags.view(np.uint64)
+    with np.errstate(over="ignore"):
+        within = words * BYTES
+    totals = within >> _TOP
+    before = np.cumsum(totals, axis=1) - totals
+    with np.errstate(over="ignore"):
+        marks = within + before * BYTES
+    return marks.view(np.uint8), (before[:, -1] + totals[:, -1]).astype(np.int64)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tricklaw.batch import BATCH
-from tricklaw.batch.engine import Bools, Lockstep, Table
+from tricklaw.batch.engine import Bools, Lockstep, Table, padded
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 
@@ -45,16 +45,23 @@ class LowHighBatch(Lockstep):
         game = table.game
         n, size = game.players, table.size
         deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
-        width = deck.shape[0]
+        width = padded(deck.shape[0])
         position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
-        position[deck] = np.arange(width)
-        colour, value = deck >> 5, deck & 31
+        position[deck] = np.arange(deck.shape[0])
+        colour = np.full(width, -1, dtype=np.int64)
+        colour[: deck.shape[0]] = deck >> 5
+        value = np.zeros(width, dtype=np.int64)
+        value[: deck.shape[0]] = deck & 31
+        cards = np.zeros(width, dtype=np.int64)
+        cards[: deck.shape[0]] = deck
+        suits = np.arange(int(colour.max()) + 1)
+        of_colour = colour[None, :] == suits[:, None]
         rows = np.arange(size)
-        hands = np.zeros((size, n, width), dtype=np.bool_)
+        hands = np.zeros((size * n, width), dtype=np.bool_)
         for k in range(n):
             dealt = position[order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE]]
-            hands[rows[:, None], k, dealt] = True
-        taken = np.zeros((size, n, width), dtype=np.bool_)
+            hands[(rows * n + k)[:, None], dealt] = True
+        taken = np.zeros((size * n, width), dtype=np.bool_)
         trace = table.trace
         first = index % n if game.options.text("first-leader") == "rotate" else 0
         if trace is not None:
@@ -62,25 +69,29 @@ class LowHighBatch(Lockstep):
             trace.add("deal", hands_dealt, None)
         leader = np.full(size, first, dtype=np.int64)
         among_rest = game.options.text("same-card") == "among-rest"
+        base = rows * n
         for _ in range(HAND_SIZE):
             played = np.empty((size, n), dtype=np.int64)
             seat = leader.copy()
             lead_colour = np.zeros(size, dtype=np.int64)
             for p in range(n):
-                hand = hands[rows, seat]
+                where = base + seat
+                hand = np.take(hands, where, axis=0)
                 if p == 0:
                     legal = hand
                 else:
-                    follow = hand & (colour[None, :] == lead_colour[:, None])
-                    legal = np.where(follow.any(axis=1)[:, None], follow, hand)
+                    follow = hand & np.take(of_colour, lead_colour, axis=0)
+                    void = ~follow.view(np.uint64).any(axis=1)
+                    legal = follow | (hand & void[:, None])
                 pick = table.choose(legal)
-                hands[rows, seat, pick] = False
+                hands[where, pick] = False
                 played[:, p] = pick
                 if p == 0:
                     lead_colour = colour[pick]
                 if trace is not None:
-                    trace.add("action", seat.copy(), deck[pick] | PLAY)
-                seat = (seat + 1) % n
+                    trace.add("action", seat.copy(), cards[pick] | PLAY)
+                seat += 1
+                seat[seat == n] = 0
             values = value[played]
             high = last_index(values == values.max(axis=1, keepdims=True))
             low = last_index(values == values.min(axis=1, keepdims=True))
@@ -92,16 +103,15 @@ class LowHighBatch(Lockstep):
             receiver = np.broadcast_to(high[:, None], (size, n)).copy()
             receiver[rows, high] = low
             receiver = (leader[:, None] + receiver) % n
-            for p in range(n):
-                taken[rows, receiver[:, p], played[:, p]] = True
+            taken[(base[:, None] + receiver).ravel(), played.ravel()] = True
             winner = (leader + high) % n
             if trace is not None:
-                trace.add("trick", leader.copy(), deck[played], winner, receiver)
+                trace.add("trick", leader.copy(), cards[played], winner, receiver)
             leader = winner
-        colours = np.arange(int(colour.max()) + 1)
-        member = (colour[:, None] == colours[None, :]).astype(np.int64)
-        counts = taken.astype(np.int64) @ member
-        sums = (taken * value[None, None, :]) @ member
+        taken3 = taken.reshape(size, n, width)
+        member = of_colour.T.astype(np.int64)
+        counts = taken3.astype(np.int64) @ member
+        sums = (taken3 * value[None, None, :]) @ member
         scores = np.where(counts <= 2, sums, counts).sum(axis=2)
         if trace is not None:
             trace.add("scores", scores, [{} for _ in range(size)])
