@@ -1,5 +1,9 @@
 """The simulation benchmark behind ``tricklaw bench``.
 
+By default the batch engine (:mod:`tricklaw.batch`) plays the rounds, in chunks of games in
+lockstep, and the reference engine is timed in the same run for comparison
+(:func:`bench_both`); ``--engine reference`` times the reference alone (:func:`bench_rounds`).
+
 Random agents play whole games (seeds ``seed``, ``seed+1``, ...) through the
 reference model's ordinary state API until the requested number of rounds is
 done; with ``jobs > 1`` the rounds are split over worker processes. The wall
@@ -18,6 +22,10 @@ from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
+
+CHUNK = 2048
+"""Games per batch chunk: large enough that numpy's per-call cost is spread thin, small
+enough that a chunk's arrays stay in a few megabytes."""
 
 
 def compiled() -> bool:
@@ -38,24 +46,54 @@ def play_rounds(game: Game, rounds: int, seed: int) -> int:
     return done
 
 
+def batch_rounds(game: Game, rounds: int, seed: int, chunk: int = CHUNK) -> int:
+    """Play random games from ``seed`` on with the batch engine, ``chunk`` games at a time
+    (memory stays flat), until ``rounds`` rounds are done; the rounds played. Each chunk's
+    games stop after the rounds still wanted, as :func:`play_rounds`'s do."""
+    from tricklaw.batch import engine_for
+
+    engine = engine_for(game.ruleset.id)
+    if not engine.vectorised:
+        return play_rounds(game, rounds, seed)
+    done = 0
+    while done < rounds:
+        wanted = rounds - done
+        per_game = max(1, game.players)
+        games = max(1, min(chunk, -(-wanted // per_game)))
+        played = engine.play(game, tuple(range(seed, seed + games)), wanted)
+        done += int(played.rounds.sum())
+        seed += games
+    return done
+
+
+def _batch_worker(
+    ruleset: str, players: int, options: dict[str, OptionValue], rounds: int, seed: int
+) -> int:
+    return batch_rounds(get_ruleset(ruleset).make_game(players, options), rounds, seed)
+
+
 def _worker(
     ruleset: str, players: int, options: dict[str, OptionValue], rounds: int, seed: int
 ) -> int:
     return play_rounds(get_ruleset(ruleset).make_game(players, options), rounds, seed)
 
 
-def bench_rounds(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
-    """Time ``rounds`` random rounds on ``jobs`` processes; a JSON-ready report."""
+def bench_rounds(
+    game: Game, rounds: int, jobs: int, seed: int, *, batch: bool = False
+) -> dict[str, Any]:
+    """Time ``rounds`` random rounds on ``jobs`` processes, by the reference engine (or the
+    batch engine with ``batch``); a JSON-ready report."""
+    play, worker = (batch_rounds, _batch_worker) if batch else (play_rounds, _worker)
     start = time.perf_counter()
     if jobs == 1:
-        done = play_rounds(game, rounds, seed)
+        done = play(game, rounds, seed)
     else:
         shares = [rounds // jobs + (1 if j < rounds % jobs else 0) for j in range(jobs)]
         options = game.options.as_dict()
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
                 pool.submit(
-                    _worker, game.ruleset.id, game.players, options, share, seed + j * 10**9
+                    worker, game.ruleset.id, game.players, options, share, seed + j * 10**9
                 )
                 for j, share in enumerate(shares)
             ]
@@ -72,3 +110,21 @@ def bench_rounds(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any
         "python": platform.python_version(),
         "compiled": compiled(),
     }
+
+
+def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
+    """The batch engine's report (:func:`bench_rounds` with ``batch``), with the reference
+    engine timed in the same run on the same rounds and seeds: ``reference_rounds_per_s``,
+    and ``speedup`` (batch over reference). ``vectorised`` says whether the ruleset has a
+    lockstep engine or falls back to the reference (:mod:`tricklaw.batch`)."""
+    from tricklaw.batch import engine_for
+
+    report = bench_rounds(game, rounds, jobs, seed, batch=True)
+    reference = bench_rounds(game, rounds, jobs, seed)
+    report["engine"] = "batch"
+    report["vectorised"] = engine_for(game.ruleset.id).vectorised
+    report["reference_rounds"] = reference["rounds"]
+    report["reference_seconds"] = reference["seconds"]
+    report["reference_rounds_per_s"] = reference["rounds_per_s"]
+    report["speedup"] = round(report["rounds_per_s"] / reference["rounds_per_s"], 2)
+    return report

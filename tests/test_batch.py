@@ -1,0 +1,122 @@
+"""The batch engine (tricklaw.batch): its vectorised generator against the reference's, and
+its games, written as JSON Lines logs, checked by ``tricklaw check`` and compared line by
+line with the reference's logs of the same seeds (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from tricklaw.batch import BATCH, engine_for  # noqa: E402
+from tricklaw.batch import rng as batch_rng  # noqa: E402
+from tricklaw.batch.engine import prefix_counts  # noqa: E402
+from tricklaw.batch.trace import game_log  # noqa: E402
+from tricklaw.bench import bench_both  # noqa: E402
+from tricklaw.check.convert import state_to_log  # noqa: E402
+from tricklaw.check.lines import check_lines  # noqa: E402
+from tricklaw.model.agents import play_random_game  # noqa: E402
+from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled  # noqa: E402
+from tricklaw.model.rulesets import get_ruleset  # noqa: E402
+
+SEEDS = (0, 1, 7, 2**63 + 5, 2**64 - 1)
+
+
+def test_vectorised_splitmix_draws_as_the_reference() -> None:
+    state = np.array(SEEDS, dtype=np.uint64)
+    reference = [SplitMix64(s) for s in SEEDS]
+    for n in (1, 2, 7, 60, 2**40 + 3):
+        drawn = batch_rng.below(state, n)
+        assert drawn.tolist() == [r.below(n) for r in reference]
+    assert batch_rng.round_seeds(np.array(SEEDS, dtype=np.uint64), 3).tolist() == [
+        round_seed(s, 3) for s in SEEDS
+    ]
+    agents = batch_rng.agent_states(np.array(SEEDS, dtype=np.uint64))
+    assert batch_rng.below(agents, 1000).tolist() == [agent_rng(s).below(1000) for s in SEEDS]
+
+
+def test_vectorised_shuffle_is_the_portable_shuffle() -> None:
+    state = np.array(SEEDS, dtype=np.uint64)
+    order = batch_rng.shuffle(state, 45)
+    for row, seed in zip(order.tolist(), SEEDS, strict=True):
+        assert row == shuffled(range(45), SplitMix64(seed))
+
+
+def test_prefix_counts_count_the_flags() -> None:
+    flags = np.random.default_rng(3).random((50, 96)) < 0.3
+    marks, totals = prefix_counts(flags)
+    assert marks.tolist() == np.cumsum(flags, axis=1).tolist()
+    assert totals.tolist() == flags.sum(axis=1).tolist()
+
+
+def _without_clauses(lines: list[str]) -> list[dict[str, Any]]:
+    objects = [json.loads(line) for line in lines]
+    for obj in objects:
+        if "trick" in obj:
+            obj["trick"].pop("clauses", None)
+            obj["trick"].pop("facts", None)
+    return objects
+
+
+def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -> int:
+    """Play ``seeds`` with the batch engine; check each game's log with the log checker and
+    compare it with the reference's log of the same seed; the games compared."""
+    game = get_ruleset(ruleset).make_game(players, options)
+    chunk = engine_for(ruleset).play(game, tuple(seeds), 60, trace=True)
+    for g, seed in enumerate(seeds):
+        log = game_log(game, chunk, g)
+        verdict = check_lines(log)
+        assert verdict.status == "agrees", (seed, verdict.message)
+        reference = state_to_log(play_random_game(game, seed, max_rounds=60), seed)
+        assert [json.loads(line) for line in log] == _without_clauses(reference), seed
+    return len(seeds)
+
+
+CASES = [
+    (rid, n, options)
+    for rid in ("lowhigh",)
+    for n in get_ruleset(rid).player_counts
+    for options in ({},)
+] + [
+    ("lowhigh", 4, {"same-card": "among-rest", "first-leader": "seat0", "rounds": 2}),
+    ("lowhigh", 3, {"same-card": "among-rest", "game-tie": "nobody"}),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), CASES)
+def test_batch_games_are_the_reference_games(
+    ruleset: str, players: int, options: dict[str, Any]
+) -> None:
+    assert compare(ruleset, players, options, range(1, 7)) == 6
+
+
+def test_every_registered_engine_plays_and_counts_rounds() -> None:
+    for rid in BATCH:
+        game = get_ruleset(rid).make_game(get_ruleset(rid).player_counts[0], {})
+        chunk = BATCH[rid].play(game, (1, 2), 1)
+        assert chunk.rounds.tolist() == [1, 1]
+        reference = [play_random_game(game, s, max_rounds=1).returns() for s in (1, 2)]
+        assert chunk.totals.tolist() == [list(t) for t in reference]
+
+
+def test_bench_reports_both_engines() -> None:
+    game = get_ruleset("lowhigh").make_game(4, {})
+    report = bench_both(game, 40, 1, 1)
+    assert report["vectorised"] is True
+    assert report["rounds"] >= 40 and report["reference_rounds"] == 40
+    assert report["rounds_per_s"] > 0 and report["reference_rounds_per_s"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("TRICKLAW_BATCH_VOLUME"), reason="volume tier: TRICKLAW_BATCH_VOLUME=1"
+)
+def test_batch_games_at_volume() -> None:
+    compared = 0
+    for ruleset, players, options in CASES:
+        compared += compare(ruleset, players, options, range(1000, 1300))
+    assert compared == 300 * len(CASES)
