@@ -12,7 +12,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from tricklaw.batch import BATCH, engine_for  # noqa: E402
+from tricklaw.batch import BATCH, engine_for, jit  # noqa: E402
 from tricklaw.batch import rng as batch_rng  # noqa: E402
 from tricklaw.batch.engine import prefix_counts  # noqa: E402
 from tricklaw.batch.trace import game_log  # noqa: E402
@@ -87,9 +87,20 @@ CASES = [
 ]
 
 
+@pytest.fixture(params=["kernel", "lockstep"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both paths of a ruleset: the numba kernel (where numba is installed) and numpy's
+    lockstep arrays. (The batch layer is plain Python in every install: not compiled by
+    mypyc, so the switch is seen.)"""
+    if request.param == "kernel" and not jit.AVAILABLE:
+        pytest.skip("numba is not installed (or TRICKLAW_BATCH_JIT=0)")
+    monkeypatch.setattr(jit, "AVAILABLE", request.param == "kernel")
+    return str(request.param)
+
+
 @pytest.mark.parametrize(("ruleset", "players", "options"), CASES)
 def test_batch_games_are_the_reference_games(
-    ruleset: str, players: int, options: dict[str, Any]
+    ruleset: str, players: int, options: dict[str, Any], path: str
 ) -> None:
     assert compare(ruleset, players, options, range(1, 7)) == 6
 
@@ -115,7 +126,7 @@ def test_bench_reports_both_engines() -> None:
 @pytest.mark.skipif(
     not os.environ.get("TRICKLAW_BATCH_VOLUME"), reason="volume tier: TRICKLAW_BATCH_VOLUME=1"
 )
-def test_batch_games_at_volume() -> None:
+def test_batch_games_at_volume(path: str) -> None:
     compared = 0
     for ruleset, players, options in CASES:
         compared += compare(ruleset, players, options, range(1000, 1300))

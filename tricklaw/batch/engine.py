@@ -71,14 +71,30 @@ class Table:
         flags per game over the options in canonical order (C-contiguous, a width that is
         a multiple of 8: pad with False, :func:`padded`); the result is the column of
         ``legal[below(count)]``, the draw :func:`tricklaw.model.agents.random_step` makes.
-        Every row must offer at least one option, and at most 255."""
-        marks, count = prefix_counts(legal)
-        pick = rng.below(self.agent, count).astype(np.uint8)
-        return np.asarray(np.argmax(marks > pick[:, None], axis=1), np.int64)
+        Every row must offer at least one option, and at most 127.
+
+        Eight flags a word (:func:`prefix_counts`): the chosen column is the number of
+        columns whose running count is at most the draw, counted byte-wise."""
+        if sys.byteorder != "little":
+            marks, count = prefix_counts(legal)
+            pick = rng.below(self.agent, count).astype(np.uint8)
+            return np.asarray(np.argmax(marks > pick[:, None], axis=1), np.int64)
+        words = legal.view(np.uint64)
+        with np.errstate(over="ignore"):
+            within = words * BYTES
+            totals = within >> _TOP
+            before = np.cumsum(totals, axis=1) - totals
+            pick = rng.below(self.agent, before[:, -1] + totals[:, -1]).astype(np.uint64)
+            marks = within + before * BYTES
+            at_most = ((pick[:, None] * BYTES + HIGH) - marks) & HIGH
+            counted = ((at_most >> _SEVEN) * BYTES) >> _TOP
+        return np.asarray(counted.sum(axis=1), dtype=np.int64)
 
 
 BYTES = np.uint64(0x0101010101010101)
 _TOP = np.uint64(56)
+HIGH = np.uint64(0x8080808080808080)
+_SEVEN = np.uint64(7)
 
 
 def padded(width: int) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tricklaw.batch import BATCH
+from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Lockstep, Table, padded
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
@@ -29,6 +29,91 @@ def last_index(flags: Bools) -> Ints:
     """The last column of each row whose flag is set (every row has one)."""
     width = flags.shape[1]
     return np.asarray(width - 1 - np.argmax(flags[:, ::-1], axis=1), dtype=np.int64)
+
+
+@jit.njit
+def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by position)
+    dealt: Ints,
+    players: int,
+    first: int,
+    among_rest: bool,
+    agent: U64,
+    colour: Ints,
+    value: Ints,
+    played: Ints,
+    receiver: Ints,
+    leaders: Ints,
+    winners: Ints,
+    scores: Ints,
+) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
+    """One round of every game, game by game (numba): the same rules and draws as the
+    lockstep path. Fills ``played`` (card index per trick and position), ``receiver``
+    (seat receiving each card), ``leaders`` and ``winners`` (seats, per trick) and
+    ``scores``."""
+    games, width = dealt.shape[0], colour.shape[0]
+    colours = int(colour.max()) + 1
+    hand = np.zeros((players, width), dtype=np.bool_)
+    legal = np.zeros(width, dtype=np.int64)
+    count = np.zeros((players, colours), dtype=np.int64)
+    total = np.zeros((players, colours), dtype=np.int64)
+    for g in range(games):
+        hand[:, :] = False
+        count[:, :] = 0
+        total[:, :] = 0
+        for k in range(players):
+            for i in range(HAND_SIZE):
+                hand[k, dealt[g, k * HAND_SIZE + i]] = True
+        leader = first
+        for t in range(HAND_SIZE):
+            leaders[g, t] = leader
+            seat = leader
+            lead = -1
+            for p in range(players):
+                follow = False
+                if p > 0:
+                    for c in range(width):
+                        if hand[seat, c] and colour[c] == lead:
+                            follow = True
+                            break
+                options = 0
+                for c in range(width):
+                    if hand[seat, c] and (not follow or colour[c] == lead):
+                        legal[options] = c
+                        options += 1
+                card = legal[jit.splitmix_below(agent, g, options)]
+                hand[seat, card] = False
+                played[g, t, p] = card
+                if p == 0:
+                    lead = colour[card]
+                seat = seat + 1 if seat + 1 < players else 0
+            high = 0
+            low = 0
+            for p in range(players):
+                v = value[played[g, t, p]]
+                if v >= value[played[g, t, high]]:
+                    high = p
+                if v <= value[played[g, t, low]]:
+                    low = p
+            if low == high and among_rest:
+                low = -1
+                for p in range(players):
+                    if p != high and (
+                        low < 0 or value[played[g, t, p]] <= value[played[g, t, low]]
+                    ):
+                        low = p
+            for p in range(players):
+                to = (leader + (low if p == high else high)) % players
+                receiver[g, t, p] = to
+                card = played[g, t, p]
+                count[to, colour[card]] += 1
+                total[to, colour[card]] += value[card]
+            leader = (leader + high) % players
+            winners[g, t] = leader
+        for k in range(players):
+            score = 0
+            for c in range(colours):
+                score += total[k, c] if count[k, c] <= 2 else count[k, c]
+            scores[g, k] = score
 
 
 class LowHighBatch(Lockstep):
@@ -67,8 +152,10 @@ class LowHighBatch(Lockstep):
         if trace is not None:
             hands_dealt = [order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE] for k in range(n)]
             trace.add("deal", hands_dealt, None)
-        leader = np.full(size, first, dtype=np.int64)
         among_rest = game.options.text("same-card") == "among-rest"
+        if jit.AVAILABLE:
+            return _compiled_round(table, position[order], first, among_rest)
+        leader = np.full(size, first, dtype=np.int64)
         base = rows * n
         for _ in range(HAND_SIZE):
             played = np.empty((size, n), dtype=np.int64)
@@ -119,3 +206,25 @@ class LowHighBatch(Lockstep):
 
 
 BATCH.register("lowhigh", LowHighBatch())
+
+
+def _compiled_round(table: Table, dealt: Ints, first: int, among_rest: bool) -> Ints:
+    """:func:`play_round_kernel` for the chunk; its trace events as the lockstep path's."""
+    game = table.game
+    n, size = game.players, table.size
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    played = np.empty((size, HAND_SIZE, n), dtype=np.int64)
+    receiver = np.empty((size, HAND_SIZE, n), dtype=np.int64)
+    leaders = np.empty((size, HAND_SIZE), dtype=np.int64)
+    winners = np.empty((size, HAND_SIZE), dtype=np.int64)
+    scores = np.empty((size, n), dtype=np.int64)
+    outputs = (played, receiver, leaders, winners, scores)
+    play_round_kernel(dealt, n, first, among_rest, table.agent, deck >> 5, deck & 31, *outputs)
+    trace = table.trace
+    if trace is not None:
+        for t in range(HAND_SIZE):
+            for p in range(n):
+                trace.add("action", (leaders[:, t] + p) % n, deck[played[:, t, p]] | PLAY)
+            trace.add("trick", leaders[:, t], deck[played[:, t]], winners[:, t], receiver[:, t])
+        trace.add("scores", scores, [{} for _ in range(size)])
+    return scores
