@@ -53,12 +53,17 @@ def test_prefix_counts_count_the_flags() -> None:
     assert totals.tolist() == flags.sum(axis=1).tolist()
 
 
-def _without_clauses(lines: list[str]) -> list[dict[str, Any]]:
+def _comparable(lines: list[str]) -> list[dict[str, Any]]:
+    """The reference's log as the batch engine writes it: without the trick clauses and
+    facts (the batch engine records who takes what, not why), and, for a game stopped at
+    ``max_rounds``, without the next round's deal that the reference's state has begun."""
     objects = [json.loads(line) for line in lines]
     for obj in objects:
         if "trick" in obj:
             obj["trick"].pop("clauses", None)
             obj["trick"].pop("facts", None)
+    if not objects[-1].get("complete", True) and "round" in objects[-2]:
+        del objects[-2]
     return objects
 
 
@@ -66,25 +71,32 @@ def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -
     """Play ``seeds`` with the batch engine; check each game's log with the log checker and
     compare it with the reference's log of the same seed; the games compared."""
     game = get_ruleset(ruleset).make_game(players, options)
-    chunk = engine_for(ruleset).play(game, tuple(seeds), 60, trace=True)
+    engine = engine_for(ruleset)
+    if not engine.vectorised:
+        pytest.skip(f"{ruleset} has no batch path here: the reference plays it")
+    chunk = engine.play(game, tuple(seeds), 60, trace=True)
     for g, seed in enumerate(seeds):
         log = game_log(game, chunk, g)
         verdict = check_lines(log)
         assert verdict.status == "agrees", (seed, verdict.message)
         reference = state_to_log(play_random_game(game, seed, max_rounds=60), seed)
-        assert [json.loads(line) for line in log] == _without_clauses(reference), seed
+        assert [json.loads(line) for line in log] == _comparable(reference), seed
     return len(seeds)
 
 
 CASES = [
-    (rid, n, options)
-    for rid in ("lowhigh",)
+    (rid, n, {"rounds": 2})
+    for rid in ("lowhigh", "sticheln", "sticheln-1993")
     for n in get_ruleset(rid).player_counts
-    for options in ({},)
 ] + [
     ("lowhigh", 4, {"same-card": "among-rest", "first-leader": "seat0", "rounds": 2}),
     ("lowhigh", 3, {"same-card": "among-rest", "game-tie": "nobody"}),
+    ("sticheln", 4, {"zero-lead": "first-nonzero", "round-leader": "youngest", "rounds": 2}),
+    ("sticheln-1993", 4, {"follow": "follow-or-trump", "rounds": 2}),
+    ("sticheln-1993", 3, {"follow": "must-follow", "all-zero": "no-winner", "rounds": 2}),
+    ("sticheln-1993", 5, {"deck": "full", "end": "target", "target": 20}),
 ]
+"""Every ruleset with a batch kernel at every player count, and each of its readings."""
 
 
 @pytest.fixture(params=["kernel", "lockstep"])
@@ -102,7 +114,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
 def test_batch_games_are_the_reference_games(
     ruleset: str, players: int, options: dict[str, Any], path: str
 ) -> None:
-    assert compare(ruleset, players, options, range(1, 7)) == 6
+    assert compare(ruleset, players, options, range(1, 5)) == 4
 
 
 def test_every_registered_engine_plays_and_counts_rounds() -> None:

@@ -45,8 +45,11 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
         for event in events:
             kind = event[0]
             if kind == "deal":
-                _, hands, dealer = event
-                deal = {"hands": [[notation[c] for c in h[g]] for h in hands], "piles": {}}
+                _, hands, dealer, piles = event
+                deal = {
+                    "hands": [[notation[c] for c in h[g]] for h in hands],
+                    "piles": {name: [notation[c] for c in pile[g]] for name, pile in piles.items()},
+                }
                 lines.append(
                     _line(
                         {
