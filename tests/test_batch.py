@@ -26,6 +26,17 @@ from tricklaw.model.rulesets import get_ruleset  # noqa: E402
 SEEDS = (0, 1, 7, 2**63 + 5, 2**64 - 1)
 
 
+@pytest.fixture(params=["kernel", "lockstep"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both paths of a ruleset: the numba kernel (where numba is installed) and numpy's
+    lockstep arrays. (The batch layer is plain Python in every install: not compiled by
+    mypyc, so the switch is seen.)"""
+    if request.param == "kernel" and not jit.AVAILABLE:
+        pytest.skip("numba is not installed (or TRICKLAW_BATCH_JIT=0)")
+    monkeypatch.setattr(jit, "AVAILABLE", request.param == "kernel")
+    return str(request.param)
+
+
 def test_vectorised_splitmix_draws_as_the_reference() -> None:
     state = np.array(SEEDS, dtype=np.uint64)
     reference = [SplitMix64(s) for s in SEEDS]
@@ -39,7 +50,7 @@ def test_vectorised_splitmix_draws_as_the_reference() -> None:
     assert batch_rng.below(agents, 1000).tolist() == [agent_rng(s).below(1000) for s in SEEDS]
 
 
-def test_vectorised_shuffle_is_the_portable_shuffle() -> None:
+def test_vectorised_shuffle_is_the_portable_shuffle(path: str) -> None:
     state = np.array(SEEDS, dtype=np.uint64)
     order = batch_rng.shuffle(state, 45)
     for row, seed in zip(order.tolist(), SEEDS, strict=True):
@@ -97,17 +108,6 @@ CASES = [
     ("sticheln-1993", 5, {"deck": "full", "end": "target", "target": 20}),
 ]
 """Every ruleset with a batch kernel at every player count, and each of its readings."""
-
-
-@pytest.fixture(params=["kernel", "lockstep"])
-def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both paths of a ruleset: the numba kernel (where numba is installed) and numpy's
-    lockstep arrays. (The batch layer is plain Python in every install: not compiled by
-    mypyc, so the switch is seen.)"""
-    if request.param == "kernel" and not jit.AVAILABLE:
-        pytest.skip("numba is not installed (or TRICKLAW_BATCH_JIT=0)")
-    monkeypatch.setattr(jit, "AVAILABLE", request.param == "kernel")
-    return str(request.param)
 
 
 @pytest.mark.parametrize(("ruleset", "players", "options"), CASES)

@@ -51,3 +51,16 @@ def splitmix_below(state: Any, slot: int, n: int) -> int:
     s = (s ^ (s >> S27)) * M2
     s = s ^ (s >> S31)
     return int(s % np.uint64(n))
+
+
+@njit
+def shuffle_kernel(state: Any, order: Any) -> None:
+    """Fisher-Yates from the end on every row of ``order`` (``0 .. size-1`` each), row
+    ``g`` driven by generator ``state[g]`` (:func:`tricklaw.model.rng.shuffled`)."""
+    games, size = order.shape
+    for g in range(games):
+        for i in range(size - 1, 0, -1):
+            j = splitmix_below(state, g, i + 1)
+            held = order[g, i]
+            order[g, i] = order[g, j]
+            order[g, j] = held

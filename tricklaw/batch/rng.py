@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tricklaw.batch import jit
 from tricklaw.model.rng import AGENT_SALT, GOLDEN_GAMMA, MASK64
 
 MASK = MASK64
@@ -63,6 +64,9 @@ def shuffle(state: U64, size: int) -> Ints:
     (:func:`tricklaw.model.rng.shuffled`)."""
     games = state.shape[0]
     order = np.broadcast_to(np.arange(size, dtype=np.int64), (games, size)).copy()
+    if jit.AVAILABLE:
+        jit.shuffle_kernel(state, order)
+        return order
     rows = np.arange(games)
     for i in range(size - 1, 0, -1):
         j = below(state, i + 1)

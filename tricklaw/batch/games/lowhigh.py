@@ -141,12 +141,6 @@ class LowHighBatch(Lockstep):
         cards[: deck.shape[0]] = deck
         suits = np.arange(int(colour.max()) + 1)
         of_colour = colour[None, :] == suits[:, None]
-        rows = np.arange(size)
-        hands = np.zeros((size * n, width), dtype=np.bool_)
-        for k in range(n):
-            dealt = position[order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE]]
-            hands[(rows * n + k)[:, None], dealt] = True
-        taken = np.zeros((size * n, width), dtype=np.bool_)
         trace = table.trace
         first = index % n if game.options.text("first-leader") == "rotate" else 0
         if trace is not None:
@@ -155,6 +149,12 @@ class LowHighBatch(Lockstep):
         among_rest = game.options.text("same-card") == "among-rest"
         if jit.AVAILABLE:
             return _compiled_round(table, position[order], first, among_rest)
+        rows = np.arange(size)
+        hands = np.zeros((size * n, width), dtype=np.bool_)
+        for k in range(n):
+            dealt = position[order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE]]
+            hands[(rows * n + k)[:, None], dealt] = True
+        taken = np.zeros((size * n, width), dtype=np.bool_)
         leader = np.full(size, first, dtype=np.int64)
         base = rows * n
         for _ in range(HAND_SIZE):
