@@ -56,32 +56,40 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
     legal = np.zeros(width, dtype=np.int64)
     count = np.zeros((players, colours), dtype=np.int64)
     total = np.zeros((players, colours), dtype=np.int64)
+    held = np.zeros((players, colours), dtype=np.int64)
+    start = np.zeros(colours + 1, dtype=np.int64)  # colour c's cards: start[c] .. start[c+1]
+    for c in range(width):
+        start[colour[c] + 1] = c + 1
     for g in range(games):
         hand[:, :] = False
         count[:, :] = 0
         total[:, :] = 0
+        held[:, :] = 0
         for k in range(players):
             for i in range(HAND_SIZE):
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
+                held[k, colour[dealt[g, k * HAND_SIZE + i]]] += 1
         leader = first
         for t in range(HAND_SIZE):
             leaders[g, t] = leader
             seat = leader
             lead = -1
             for p in range(players):
-                follow = False
-                if p > 0:
-                    for c in range(width):
-                        if hand[seat, c] and colour[c] == lead:
-                            follow = True
-                            break
+                # the lead colour's cards lie together in canonical order (LH-PLAY-2)
                 options = 0
-                for c in range(width):
-                    if hand[seat, c] and (not follow or colour[c] == lead):
-                        legal[options] = c
-                        options += 1
+                if p > 0 and held[seat, lead] > 0:
+                    for c in range(start[lead], start[lead + 1]):
+                        if hand[seat, c]:
+                            legal[options] = c
+                            options += 1
+                else:
+                    for c in range(width):
+                        if hand[seat, c]:
+                            legal[options] = c
+                            options += 1
                 card = legal[jit.splitmix_below(agent, g, options)]
                 hand[seat, card] = False
+                held[seat, colour[card]] -= 1
                 played[g, t, p] = card
                 if p == 0:
                     lead = colour[card]
