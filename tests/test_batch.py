@@ -97,8 +97,9 @@ def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -
 
 CASES = [
     (rid, n, {"rounds": 2})
-    for rid in ("lowhigh", "sticheln", "sticheln-1993")
+    for rid in ("lowhigh", "sticheln", "sticheln-1993", "the-last")
     for n in get_ruleset(rid).player_counts
+    if (rid, n) != ("the-last", 2)  # the ghost game: the reference plays it
 ] + [
     ("lowhigh", 4, {"same-card": "among-rest", "first-leader": "seat0", "rounds": 2}),
     ("lowhigh", 3, {"same-card": "among-rest", "game-tie": "nobody"}),
@@ -106,6 +107,8 @@ CASES = [
     ("sticheln-1993", 4, {"follow": "follow-or-trump", "rounds": 2}),
     ("sticheln-1993", 3, {"follow": "must-follow", "all-zero": "no-winner", "rounds": 2}),
     ("sticheln-1993", 5, {"deck": "full", "end": "target", "target": 20}),
+    ("the-last", 4, {"unused-points": "last-winner", "last-play": "free", "rounds": 2}),
+    ("the-last", 3, {"last-play": "free", "game-tie": "nobody"}),
 ]
 """Every ruleset with a batch kernel at every player count, and each of its readings."""
 

@@ -37,12 +37,12 @@ class Trace:
     """What a chunk's games did, round by round, for their logs (see :mod:`trace`).
 
     ``rounds[r]`` lists round ``r``'s events for every game at once: ``("deal", hands,
-    dealer, piles)`` with ``hands`` one ``(games, cards)`` array of card numbers per seat in
-    dealt order, ``dealer`` an array of seats or None, ``piles`` name -> cards array;
-    ``("action", seat, action)``; ``("trick", leader, cards, winner, recipients)`` with
-    ``winner`` and ``recipients`` (one per card, ``-1`` = aside) as absolute seats
-    (``winner`` ``-1`` = nobody); ``("scores", scores, facts)`` with ``facts`` a list of
-    one dict per game.
+    dealer, piles, first)`` with ``hands`` one ``(games, cards)`` array of card numbers per
+    seat in dealt order, ``dealer`` an array of seats or None, ``piles`` name -> cards
+    array, ``first`` the drawn first players or None; ``("action", seat, action)``;
+    ``("trick", leader, cards, winner, recipients)`` with ``winner`` and ``recipients``
+    (one per card, ``-1`` = aside) as absolute seats (``winner`` ``-1`` = nobody);
+    ``("scores", scores, facts)`` with ``facts`` a list of one dict per game.
     """
 
     rounds: list[list[tuple[Any, ...]]] = field(default_factory=list)

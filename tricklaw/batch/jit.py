@@ -43,14 +43,14 @@ S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
 @njit
-def splitmix_below(state: Any, slot: int, n: int) -> int:
+def splitmix_below(state: Any, slot: int, n: int) -> Any:
     """Advance generator ``state[slot]`` and return ``next_u64() mod n``."""
     s = state[slot] + GAMMA
     state[slot] = s
     s = (s ^ (s >> S30)) * M1
     s = (s ^ (s >> S27)) * M2
     s = s ^ (s >> S31)
-    return int(s % np.uint64(n))
+    return np.int64(s % np.uint64(n))  # int64: uint64 mixed with int64 makes float64
 
 
 @njit

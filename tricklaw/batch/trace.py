@@ -45,11 +45,13 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
         for event in events:
             kind = event[0]
             if kind == "deal":
-                _, hands, dealer, piles = event
-                deal = {
+                _, hands, dealer, piles, first = event
+                deal: dict[str, Any] = {
                     "hands": [[notation[c] for c in h[g]] for h in hands],
                     "piles": {name: [notation[c] for c in pile[g]] for name, pile in piles.items()},
                 }
+                if first is not None:
+                    deal["first_leader"] = int(first[g])
                 lines.append(
                     _line(
                         {

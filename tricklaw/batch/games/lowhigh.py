@@ -153,7 +153,7 @@ class LowHighBatch(Lockstep):
         first = index % n if game.options.text("first-leader") == "rotate" else 0
         if trace is not None:
             hands_dealt = [order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE] for k in range(n)]
-            trace.add("deal", hands_dealt, None, {})
+            trace.add("deal", hands_dealt, None, {}, None)
         among_rest = game.options.text("same-card") == "among-rest"
         if jit.AVAILABLE:
             return _compiled_round(table, position[order], first, among_rest)

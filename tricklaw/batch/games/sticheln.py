@@ -217,7 +217,7 @@ class StichelnBatch(Lockstep):
             hands = [order[:, k * HAND_SIZE : (k + 1) * HAND_SIZE] for k in range(n)]
             aside = order[:, n * HAND_SIZE :]
             piles = {"aside": aside} if aside.shape[1] else {}
-            trace.add("deal", hands, None if dealer is None else np.full(size, dealer), piles)
+            trace.add("deal", hands, None if dealer is None else np.full(size, dealer), piles, None)
             for p in range(n):
                 seat = (first + p) % n
                 trace.add("action", np.full(size, seat), deck[picks[:, seat]] | SELECT)
