@@ -39,7 +39,8 @@ class Trace:
     ``rounds[r]`` lists round ``r``'s events for every game at once: ``("deal", hands,
     dealer, piles, first)`` with ``hands`` one ``(games, cards)`` array of card numbers per
     seat in dealt order, ``dealer`` an array of seats or None, ``piles`` name -> cards
-    array, ``first`` the drawn first players or None; ``("action", seat, action)``;
+    array, ``first`` the drawn first players or None, then optionally ``extras`` (name ->
+    numbers); ``("action", seat, action)``, optionally with a mask of the games that act;
     ``("trick", leader, cards, winner, recipients)`` with ``winner`` and ``recipients``
     (one per card, ``-1`` = aside) as absolute seats (``winner`` ``-1`` = nobody);
     ``("scores", scores, facts)`` with ``facts`` a list of one dict per game.
@@ -54,13 +55,17 @@ class Trace:
 
 @dataclass
 class Table:
-    """The chunk in play: the game, each game's agent generator and totals, the trace."""
+    """The chunk in play: the game, each game's agent generator and totals, the trace, and
+    the ruleset's own memory across rounds."""
 
     game: Game
     seeds: U64
     agent: U64
     totals: Ints
     trace: Trace | None
+    memory: dict[str, Any] = field(default_factory=dict)
+    """What a ruleset carries from round to round, per game (Hund: the designations used,
+    the last start player and Lead decider), by its own names."""
 
     @property
     def size(self) -> int:

@@ -45,13 +45,15 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
         for event in events:
             kind = event[0]
             if kind == "deal":
-                _, hands, dealer, piles, first = event
+                _, hands, dealer, piles, first, *rest = event
                 deal: dict[str, Any] = {
                     "hands": [[notation[c] for c in h[g]] for h in hands],
                     "piles": {name: [notation[c] for c in pile[g]] for name, pile in piles.items()},
                 }
                 if first is not None:
                     deal["first_leader"] = int(first[g])
+                if rest:
+                    deal["extras"] = {name: int(v[g]) for name, v in rest[0].items()}
                 lines.append(
                     _line(
                         {
@@ -63,7 +65,9 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
                     )
                 )
             elif kind == "action":
-                _, seat, action = event
+                _, seat, action, *only = event
+                if only and not only[0][g]:
+                    continue
                 text = action_to_string(int(action[g]), palette)
                 lines.append(_line({"seat": int(seat[g]), "action": text}))
             elif kind == "trick":
