@@ -22,6 +22,7 @@ from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
+from tricklaw.spec.errors import TricklawError
 
 CHUNK = 2048
 """Games per batch chunk: large enough that numpy's per-call cost is spread thin, small
@@ -48,8 +49,12 @@ def play_rounds(game: Game, rounds: int, seed: int) -> int:
 
 def batch_rounds(game: Game, rounds: int, seed: int, chunk: int = CHUNK) -> int:
     """Play random games from ``seed`` on with the batch engine, ``chunk`` games at a time
-    (memory stays flat), until ``rounds`` rounds are done; the rounds played. Each chunk's
-    games stop after the rounds still wanted, as :func:`play_rounds`'s do."""
+    (memory stays flat), until ``rounds`` rounds are done; the rounds played. The rounds
+    counted are those :func:`play_rounds` plays: game by game in seed order, the last one
+    cut off at the rounds still wanted (a chunk's games all play on in lockstep, so a few
+    rounds beyond those are played inside the clock, and not counted)."""
+    import numpy as np
+
     from tricklaw.batch import engine_for
 
     engine = engine_for(game.ruleset.id)
@@ -58,10 +63,10 @@ def batch_rounds(game: Game, rounds: int, seed: int, chunk: int = CHUNK) -> int:
     done = 0
     while done < rounds:
         wanted = rounds - done
-        per_game = max(1, game.players)
-        games = max(1, min(chunk, -(-wanted // per_game)))
+        games = max(1, min(chunk, -(-wanted // max(1, game.players))))
         played = engine.play(game, tuple(range(seed, seed + games)), wanted)
-        done += int(played.rounds.sum())
+        before = np.concatenate(([0], np.cumsum(played.rounds)[:-1]))
+        done += int(np.clip(wanted - before, 0, played.rounds).sum())
         seed += games
     return done
 
@@ -126,8 +131,15 @@ def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
     """The batch engine's report (:func:`bench_rounds` with ``batch``), with the reference
     engine timed in the same run on the same rounds and seeds: ``reference_rounds_per_s``,
     and ``speedup`` (batch over reference). ``vectorised`` says whether the ruleset has a
-    lockstep engine or falls back to the reference (:mod:`tricklaw.batch`)."""
-    from tricklaw.batch import engine_for
+    lockstep engine or falls back to the reference (:mod:`tricklaw.batch`). Without numpy
+    (the ``batch`` extra) a TricklawError says so."""
+    try:
+        from tricklaw.batch import engine_for
+    except ImportError as missing:
+        raise TricklawError(
+            f"the batch engine needs numpy ({missing}): pip install 'tricklaw[batch]', "
+            "or time the reference alone with --engine reference"
+        ) from None
 
     report = bench_rounds(game, rounds, jobs, seed, batch=True)
     reference = bench_rounds(game, rounds, jobs, seed)
