@@ -160,3 +160,20 @@ def test_batch_games_at_volume(path: str) -> None:
     for ruleset, players, options in CASES:
         compared += compare(ruleset, players, options, range(1000, 1300))
     assert compared == 300 * len(CASES)
+
+
+def test_a_plug_in_game_falls_back_to_the_reference() -> None:
+    """A game with no batch part (the tests' plug-in Tiny) is played by the reference: the
+    batch engine's bench and chunks still work for it."""
+    import tiny
+
+    with tiny.registered() as ruleset_id:
+        engine = engine_for(ruleset_id)
+        assert not engine.vectorised
+        ruleset = get_ruleset(ruleset_id)
+        game = ruleset.make_game(ruleset.player_counts[0], {})
+        chunk = engine.play(game, (3, 4), 2)
+        reference = [play_random_game(game, s, max_rounds=2).returns() for s in (3, 4)]
+        assert chunk.totals.tolist() == [list(t) for t in reference]
+        report = bench_both(game, 5, 1, 1)
+        assert report["vectorised"] is False and report["rounds"] == 5
