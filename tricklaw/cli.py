@@ -239,7 +239,7 @@ def cmd_trick(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
     time the log checker instead (``actions_per_s``)."""
-    from tricklaw.bench import bench_rounds, compiled
+    from tricklaw.bench import bench_both, bench_rounds, compiled
 
     game = _make_game(args)
     if args.check:
@@ -257,8 +257,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "actions_per_s": round(rate),
             "compiled": compiled(),
         }
-    else:
+    elif args.engine == "reference":
         report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
+    else:
+        report = bench_both(game, args.bench_rounds, args.jobs, args.seed)
     _out(json.dumps(report))
     return 0
 
@@ -397,6 +399,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"worker processes (default: the CPUs available, here {_cores()}; 1 = one core)",
     )
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.add_argument(
+        "--engine",
+        choices=("batch", "reference"),
+        default="batch",
+        help="batch (default): the numpy lockstep engine, with the reference timed in the same "
+        "run (reference_rounds_per_s); reference: the reference engine alone",
+    )
     p.add_argument(
         "--check",
         action="store_true",

@@ -1,0 +1,179 @@
+"""The batch engine (tricklaw.batch): its vectorised generator against the reference's, and
+its games, written as JSON Lines logs, checked by ``tricklaw check`` and compared line by
+line with the reference's logs of the same seeds (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from tricklaw.batch import BATCH, engine_for, jit  # noqa: E402
+from tricklaw.batch import rng as batch_rng  # noqa: E402
+from tricklaw.batch.engine import prefix_counts  # noqa: E402
+from tricklaw.batch.trace import game_log  # noqa: E402
+from tricklaw.bench import bench_both  # noqa: E402
+from tricklaw.check.convert import state_to_log  # noqa: E402
+from tricklaw.check.lines import check_lines  # noqa: E402
+from tricklaw.model.agents import play_random_game  # noqa: E402
+from tricklaw.model.rng import SplitMix64, agent_rng, round_seed, shuffled  # noqa: E402
+from tricklaw.model.rulesets import get_ruleset  # noqa: E402
+
+SEEDS = (0, 1, 7, 2**63 + 5, 2**64 - 1)
+
+
+@pytest.fixture(params=["kernel", "lockstep"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both paths of a ruleset: the numba kernel (where numba is installed) and numpy's
+    lockstep arrays. (The batch layer is plain Python in every install: not compiled by
+    mypyc, so the switch is seen.)"""
+    if request.param == "kernel" and not jit.AVAILABLE:
+        pytest.skip("numba is not installed (or TRICKLAW_BATCH_JIT=0)")
+    monkeypatch.setattr(jit, "AVAILABLE", request.param == "kernel")
+    return str(request.param)
+
+
+def test_vectorised_splitmix_draws_as_the_reference() -> None:
+    state = np.array(SEEDS, dtype=np.uint64)
+    reference = [SplitMix64(s) for s in SEEDS]
+    for n in (1, 2, 7, 60, 2**40 + 3):
+        drawn = batch_rng.below(state, n)
+        assert drawn.tolist() == [r.below(n) for r in reference]
+    assert batch_rng.round_seeds(np.array(SEEDS, dtype=np.uint64), 3).tolist() == [
+        round_seed(s, 3) for s in SEEDS
+    ]
+    agents = batch_rng.agent_states(np.array(SEEDS, dtype=np.uint64))
+    assert batch_rng.below(agents, 1000).tolist() == [agent_rng(s).below(1000) for s in SEEDS]
+
+
+def test_vectorised_shuffle_is_the_portable_shuffle(path: str) -> None:
+    state = np.array(SEEDS, dtype=np.uint64)
+    order = batch_rng.shuffle(state, 45)
+    for row, seed in zip(order.tolist(), SEEDS, strict=True):
+        assert row == shuffled(range(45), SplitMix64(seed))
+
+
+def test_prefix_counts_count_the_flags() -> None:
+    flags = np.random.default_rng(3).random((50, 96)) < 0.3
+    marks, totals = prefix_counts(flags)
+    assert marks.tolist() == np.cumsum(flags, axis=1).tolist()
+    assert totals.tolist() == flags.sum(axis=1).tolist()
+
+
+def _comparable(lines: list[str]) -> list[dict[str, Any]]:
+    """The reference's log as the batch engine writes it: without the trick clauses and
+    facts (the batch engine records who takes what, not why), and, for a game stopped at
+    ``max_rounds``, without the next round's deal that the reference's state has begun."""
+    objects = [json.loads(line) for line in lines]
+    for obj in objects:
+        if "trick" in obj:
+            obj["trick"].pop("clauses", None)
+            obj["trick"].pop("facts", None)
+    if not objects[-1].get("complete", True) and "round" in objects[-2]:
+        del objects[-2]
+    return objects
+
+
+def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -> int:
+    """Play ``seeds`` with the batch engine; check each game's log with the log checker and
+    compare it with the reference's log of the same seed; the games compared."""
+    game = get_ruleset(ruleset).make_game(players, options)
+    engine = engine_for(ruleset)
+    if not engine.vectorised:
+        pytest.skip(f"{ruleset} has no batch path here: the reference plays it")
+    chunk = engine.play(game, tuple(seeds), MAX_ROUNDS, trace=True)
+    for g, seed in enumerate(seeds):
+        log = game_log(game, chunk, g)
+        verdict = check_lines(log)
+        assert verdict.status == "agrees", (seed, verdict.message)
+        reference = state_to_log(play_random_game(game, seed, max_rounds=MAX_ROUNDS), seed)
+        assert [json.loads(line) for line in log] == _comparable(reference), seed
+    return len(seeds)
+
+
+MAX_ROUNDS = 6
+"""Games stop after six rounds at most (Sticheln 1993 with ``end=target`` may never end):
+the logs of unfinished games are compared too."""
+
+
+def _short(ruleset: str) -> dict[str, Any]:
+    """Two rounds a game where the ruleset has a ``rounds`` option (a short test)."""
+    names = {spec.name for spec in get_ruleset(ruleset).option_specs}
+    return {"rounds": 2} if "rounds" in names else {}
+
+
+CASES = [
+    (rid, n, _short(rid))
+    for rid in ("lowhigh", "sticheln", "sticheln-1993", "the-last", "hund")
+    for n in get_ruleset(rid).player_counts
+    if n > 2  # the ghost and the virtual player: the reference plays them
+] + [
+    ("lowhigh", 4, {"same-card": "among-rest", "first-leader": "seat0", "rounds": 2}),
+    ("lowhigh", 3, {"same-card": "among-rest", "game-tie": "nobody"}),
+    ("sticheln", 4, {"zero-lead": "first-nonzero", "round-leader": "youngest", "rounds": 2}),
+    ("sticheln-1993", 4, {"follow": "follow-or-trump", "rounds": 2}),
+    ("sticheln-1993", 3, {"follow": "must-follow", "all-zero": "no-winner", "rounds": 2}),
+    ("sticheln-1993", 5, {"deck": "full", "end": "target", "target": 3}),
+    ("the-last", 4, {"unused-points": "last-winner", "last-play": "free", "rounds": 2}),
+    ("the-last", 3, {"last-play": "free", "game-tie": "nobody"}),
+    ("hund", 4, {"trump-timing": "from-card", "lead-tie": "earliest"}),
+    ("hund", 3, {"trump-timing": "next-trick", "hund-tie": "scores", "designation": "ascending"}),
+    ("hund", 5, {"values": "from-0", "more-cards": "yes", "set-repeat": "stack"}),
+]
+"""Every ruleset with a batch kernel at every player count, and each of its readings."""
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), CASES)
+def test_batch_games_are_the_reference_games(
+    ruleset: str, players: int, options: dict[str, Any], path: str
+) -> None:
+    assert compare(ruleset, players, options, range(1, 4)) == 3
+
+
+def test_every_registered_engine_plays_and_counts_rounds() -> None:
+    for rid in BATCH:
+        game = get_ruleset(rid).make_game(get_ruleset(rid).player_counts[0], {})
+        chunk = BATCH[rid].play(game, (1, 2), 1)
+        assert chunk.rounds.tolist() == [1, 1]
+        reference = [play_random_game(game, s, max_rounds=1).returns() for s in (1, 2)]
+        assert chunk.totals.tolist() == [list(t) for t in reference]
+
+
+def test_bench_reports_both_engines() -> None:
+    game = get_ruleset("lowhigh").make_game(4, {})
+    report = bench_both(game, 40, 1, 1)
+    assert report["vectorised"] is True
+    assert report["rounds"] >= 40 and report["reference_rounds"] == 40
+    assert report["rounds_per_s"] > 0 and report["reference_rounds_per_s"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("TRICKLAW_BATCH_VOLUME"), reason="volume tier: TRICKLAW_BATCH_VOLUME=1"
+)
+def test_batch_games_at_volume(path: str) -> None:
+    compared = 0
+    for ruleset, players, options in CASES:
+        compared += compare(ruleset, players, options, range(1000, 1300))
+    assert compared == 300 * len(CASES)
+
+
+def test_a_plug_in_game_falls_back_to_the_reference() -> None:
+    """A game with no batch part (the tests' plug-in Tiny) is played by the reference: the
+    batch engine's bench and chunks still work for it."""
+    import tiny
+
+    with tiny.registered() as ruleset_id:
+        engine = engine_for(ruleset_id)
+        assert not engine.vectorised
+        ruleset = get_ruleset(ruleset_id)
+        game = ruleset.make_game(ruleset.player_counts[0], {})
+        chunk = engine.play(game, (3, 4), 2)
+        reference = [play_random_game(game, s, max_rounds=2).returns() for s in (3, 4)]
+        assert chunk.totals.tolist() == [list(t) for t in reference]
+        report = bench_both(game, 5, 1, 1)
+        assert report["vectorised"] is False and report["rounds"] == 5

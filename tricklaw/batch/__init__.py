@@ -1,0 +1,30 @@
+"""The batch engine: many independent random games played in lockstep with numpy.
+
+A game is a unit here too: :mod:`tricklaw.batch.engine` is the generic lockstep driver,
+and each ruleset has one module in :mod:`tricklaw.batch.games` that registers its part in
+:data:`BATCH`: a :class:`~tricklaw.batch.engine.Lockstep` subclass, or the
+:class:`~tricklaw.batch.engine.ReferenceFallback` where the ruleset is not vectorised yet.
+A ruleset with no entry (a plug-in's, the tests' example game) falls back to the reference
+(:func:`engine_for`). Deals and agents draw from the reference's portable streams, so a
+seed gives the same game in both engines (checked by ``tests/test_batch.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tricklaw.model.registry import Registry
+
+if TYPE_CHECKING:
+    from tricklaw.batch.engine import BatchEngine
+
+BATCH: Registry[BatchEngine] = Registry("batch engine", "tricklaw.batch.games")
+"""Ruleset id -> its batch engine."""
+
+
+def engine_for(ruleset_id: str) -> BatchEngine:
+    """The batch engine of ``ruleset_id``; the reference fallback for a ruleset that
+    registered none."""
+    from tricklaw.batch.engine import ReferenceFallback
+
+    return BATCH[ruleset_id] if ruleset_id in BATCH else ReferenceFallback()
