@@ -38,6 +38,7 @@ LAYERS = (
     "tricklaw.proofs.round_rules:ROUND_RULES",
     "tricklaw.proofs.scores:SCORES",
     "tricklaw.proofs.model_rules:MODEL_RULES",
+    "tricklaw.model.strategies:HEURISTICS",
 )
 """Every layer's registry besides the model's, as ``module:name``."""
 
