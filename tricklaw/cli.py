@@ -458,6 +458,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_verify)
 
+    from tricklaw.impact.command import add_parser as add_impact
+
+    add_impact(sub)
+
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")
     p.add_argument("record", help="the record file")
     p.set_defaults(func=cmd_replay)
