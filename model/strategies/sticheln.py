@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tricklaw.model.actions import select
-from tricklaw.model.cards import colour_of, value_of
+from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.state import Phase, State
 from tricklaw.model.strategies import HEURISTICS, Strategy
@@ -39,7 +39,7 @@ def middle_pick(state: State[Any], rng: SplitMix64) -> int | None:
     if state.phase is not Phase.SELECT:
         return None
     hand = state.hands[state.current]
-    colours: dict[int, list[int]] = {}
+    colours: dict[int, list[Card]] = {}
     for card in hand:
         colours.setdefault(colour_of(card), []).append(card)
     counts = sorted(len(cards) for cards in colours.values())

@@ -67,7 +67,7 @@ def cmd_impact(args: argparse.Namespace) -> int:
     chosen = cases(ids, args.players, args.dispute, agents)
     if not chosen:
         raise TricklawError("no dispute with readings matches (see `tricklaw rulesets`)")
-    report = study(chosen, args.games, args.seed, args.jobs, args.ray)
+    report = study(chosen, args.games, args.seed, jobs=args.jobs, ray_address=args.ray)
     if args.json_path:
         text = json.dumps(report, indent=1)
         if args.json_path == "-":

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tricklaw.spec.errors import TricklawError
+
 
 def write_svg(report: dict[str, Any], path: Path, measure: str = "winner") -> None:
     """Draw ``measure``'s shares of ``report``'s cases into the SVG file ``path``."""
@@ -16,7 +18,7 @@ def write_svg(report: dict[str, Any], path: Path, measure: str = "winner") -> No
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SystemExit("tricklaw impact --plot needs matplotlib: pip install matplotlib") from None
+        raise TricklawError("--plot needs matplotlib: pip install matplotlib") from None
     rows = report["cases"]
     labels = [f"{r['dispute']}={r['reading']} ({r['players']}p, {r['agent']})" for r in rows]
     shares = [100 * r[measure]["share"] for r in rows]

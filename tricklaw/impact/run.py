@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from tricklaw.impact.stats import wilson
 from tricklaw.impact.study import AGENTS, MAX_ROUNDS, MEASURES, Case, play_chunk
+from tricklaw.spec.errors import TricklawError
 
 CHUNK = 25
 """Seeds per chunk of work."""
@@ -66,9 +67,7 @@ def on_ray(cases: Sequence[Case], work: Sequence[Chunk], address: str) -> Iterat
     try:
         import ray
     except ImportError:
-        raise SystemExit(
-            "tricklaw impact --ray needs Ray: pip install 'tricklaw[ray]'"
-        ) from None
+        raise TricklawError("--ray needs Ray: pip install 'tricklaw[ray]'") from None
     started = not ray.is_initialized()
     if started:
         if address == "local":
@@ -126,6 +125,7 @@ def study(
     cases: Sequence[Case],
     games: int,
     seed: int = 0,
+    *,
     jobs: int | None = None,
     ray_address: str | None = None,
     stream: TextIO | None = None,
