@@ -14,6 +14,15 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``successes`` out of ``trials`` (0..1 for no trials)."""
     if trials <= 0:
         return (0.0, 1.0)
+    if successes == 0:  # the exact ends, free of rounding
+        return (0.0, _bound(0, trials, z)[1])
+    if successes == trials:
+        return (_bound(trials, trials, z)[0], 1.0)
+    return _bound(successes, trials, z)
+
+
+def _bound(successes: int, trials: int, z: float) -> tuple[float, float]:
+    """Wilson's formula itself."""
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
