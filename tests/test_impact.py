@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import tiny
+
 from tricklaw.cli import main
 from tricklaw.impact.run import CHUNK, chunks, study
 from tricklaw.impact.stats import wilson

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 import tiny
+
 from tricklaw.model.actions import ActionKind, card_of, kind_of
 from tricklaw.model.agents import random_step
 from tricklaw.model.cards import colour_of, value_of
@@ -32,7 +32,9 @@ def heuristic_game(game: Game, seed: int, heuristic_seats: set[int]) -> State[An
     while not state.is_terminal() and len(state.history) < 3:
         step = heuristic_step if state.current in heuristic_seats else random_step
         after = step(state, rng)
-        taken = after.actions[len(state.actions)] if after.round_index == state.round_index else None
+        taken = (
+            after.actions[len(state.actions)] if after.round_index == state.round_index else None
+        )
         if taken is not None:
             assert taken[1] in state.legal_actions()
         state = after
