@@ -44,6 +44,9 @@ current seat sees them (``None`` when they are not known yet)."""
 Stake = Callable[[State[Any], Card], tuple[Card, ...]]
 """The cards the taker of the trick in play would get, as the current seat sees them
 after playing a card (by default the trick's cards so far and that card)."""
+Estimate = Callable[[State[Any], Card, int], float]
+"""The expected change of the current seat's round score by playing a card that does not
+complete the trick, given the deck's highest value (default: :func:`rank_estimate`)."""
 Choose = Callable[[State[Any], SplitMix64], int | None]
 """A strategy's choice for a decision that is not card play (``None``: no advice)."""
 
@@ -73,6 +76,8 @@ class Strategy:
     """What the agent does and why, citing the text's lines and clause ids."""
     context: Context = no_context
     stake: Stake = trick_cards
+    estimate: Estimate | None = None
+    """``None``: :func:`rank_estimate`."""
     choose: Choose = no_choice
 
 
@@ -133,10 +138,16 @@ def play_gain(state: State[Any], action: int, top: int) -> float:
         exact = last_trick_gain(state, state.apply_legal_action(action), seat)
         if exact is not None:
             return exact
-    strategy = HEURISTICS.lookup(state.game.ruleset.id)
-    gain = score_gain(state, seat, strategy.stake(state, card))
+    estimate = HEURISTICS.lookup(state.game.ruleset.id).estimate or rank_estimate
+    return estimate(state, card, top)
+
+
+def rank_estimate(state: State[Any], card: Card, top: int) -> float:
+    """The change of score if the seat took the stake (:attr:`Strategy.stake`), weighed by
+    the card's rank in the deck: a high card is more likely to take the trick."""
+    stake = HEURISTICS.lookup(state.game.ruleset.id).stake(state, card)
     share = (value_of(card) + 1) / (top + 1)
-    return gain * share
+    return score_gain(state, state.current, stake) * share
 
 
 def heuristic_step(state: State[Any], rng: SplitMix64) -> State[Any]:
