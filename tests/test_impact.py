@@ -126,3 +126,18 @@ def test_the_command_writes_json_and_a_figure(tmp_path: Path) -> None:
     assert main([*args, "--jobs", "1", "--agents", "random", "--plot", str(svg)]) == 0
     assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
     assert main([*args, "--agents", "nobody"]) == 2
+
+
+def test_the_docs_study_covers_every_case() -> None:
+    """``docs/impact.json`` (the register's figures) has a row of every case of the
+    registries, for both agents: a new dispute or reading means rerunning the study."""
+    report = json.loads((Path(__file__).parents[1] / "docs" / "impact.json").read_text("utf-8"))
+    have = {
+        (r["ruleset"], r["dispute"], r["reading"], r["players"], r["agent"])
+        for r in report["cases"]
+    }
+    want = {
+        (c.ruleset, c.dispute, c.reading, c.players, c.agent)
+        for c in cases(list(RULESETS), agents=["random", "heuristic"])
+    }
+    assert have == want, sorted(have ^ want)[:10]

@@ -16,17 +16,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from tricklaw.impact.run import study
-from tricklaw.impact.study import AGENTS, MEASURES, cases
+from tricklaw.impact.study import AGENTS, MEASURES, Step, cases
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
 
 
-def add_parser(sub: Any) -> None:
-    """Add the ``impact`` subcommand to the ``tricklaw`` parser's subparsers ``sub``."""
+def add_parser(sub: Any, run: Callable[[argparse.Namespace], int] | None = None) -> None:
+    """Add the ``impact`` subcommand to the ``tricklaw`` parser's subparsers ``sub``;
+    ``run`` runs it (default :func:`cmd_impact`)."""
     p = sub.add_parser(
         "impact",
         help="measure how often each dispute's reading changes a game",
@@ -41,7 +43,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--agents",
         default="random,heuristic",
-        help=f"comma-separated agents among {', '.join(AGENTS)} (default: random,heuristic)",
+        help=f"comma-separated agents among {', '.join(AGENTS)}, and ismcts (OpenSpiel's "
+        "ISMCTS: the openspiel extra; slow) (default: random,heuristic)",
     )
     p.add_argument("--jobs", "-j", type=int, help="local processes (default: every core)")
     p.add_argument(
@@ -50,15 +53,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     p.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report")
     p.add_argument("--plot", metavar="FILE", help="write the figure as SVG (needs matplotlib)")
-    p.set_defaults(func=cmd_impact)
+    p.set_defaults(func=run or cmd_impact)
 
 
-def cmd_impact(args: argparse.Namespace) -> int:
-    """Run the study the arguments describe and print or write its report."""
+def cmd_impact(args: argparse.Namespace, extra: Mapping[str, Step] | None = None) -> int:
+    """Run the study the arguments describe and print or write its report; ``extra``
+    offers agents besides :data:`~tricklaw.impact.study.AGENTS`."""
+    known = {**AGENTS, **(extra or {})}
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    unknown = [a for a in agents if a not in AGENTS]
+    unknown = [a for a in agents if a not in known]
     if unknown or not agents:
-        raise TricklawError(f"--agents: unknown {unknown} (agents: {', '.join(AGENTS)})")
+        raise TricklawError(f"--agents: unknown {unknown} (agents: {', '.join(known)})")
     if args.games < 1:
         raise TricklawError(f"--games must be at least 1, not {args.games}")
     if args.jobs is not None and args.jobs < 1:
@@ -67,7 +72,9 @@ def cmd_impact(args: argparse.Namespace) -> int:
     chosen = cases(ids, args.players, args.dispute, agents)
     if not chosen:
         raise TricklawError("no dispute with readings matches (see `tricklaw rulesets`)")
-    report = study(chosen, args.games, args.seed, jobs=args.jobs, ray_address=args.ray)
+    report = study(
+        chosen, args.games, args.seed, jobs=args.jobs, ray_address=args.ray, agents=known
+    )
     if args.json_path:
         text = json.dumps(report, indent=1)
         if args.json_path == "-":

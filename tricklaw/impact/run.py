@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from typing import Any, TextIO
 
 from tricklaw.impact.stats import wilson
-from tricklaw.impact.study import AGENTS, MAX_ROUNDS, MEASURES, Case, play_chunk
+from tricklaw.impact.study import AGENTS, MAX_ROUNDS, MEASURES, Case, Step, play_chunk
 from tricklaw.spec.errors import TricklawError
 
 CHUNK = 25
@@ -42,15 +42,18 @@ def chunks(n_cases: int, games: int, seed: int) -> list[Chunk]:
     ]
 
 
-def _run_chunk(case: Case, first: int, count: int) -> Outcome:
-    return play_chunk(case, first, count)
+def _run_chunk(case: Case, first: int, count: int, step: Step) -> Outcome:
+    return play_chunk(case, first, count, step)
 
 
-def local(cases: Sequence[Case], work: Sequence[Chunk], jobs: int) -> Iterator[Outcome]:
-    """The chunks' outcomes in order: in this process (``jobs`` 1) or a process pool."""
+def local(
+    cases: Sequence[Case], work: Sequence[Chunk], jobs: int, steps: Sequence[Step]
+) -> Iterator[Outcome]:
+    """The chunks' outcomes in order: in this process (``jobs`` 1) or a process pool;
+    ``steps[i]`` is case ``i``'s agent."""
     if jobs <= 1:
         for index, first, count in work:
-            yield play_chunk(cases[index], first, count)
+            yield play_chunk(cases[index], first, count, steps[index])
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(
@@ -58,10 +61,13 @@ def local(cases: Sequence[Case], work: Sequence[Chunk], jobs: int) -> Iterator[O
             [cases[i] for i, _, _ in work],
             [first for _, first, _ in work],
             [count for _, _, count in work],
+            [steps[i] for i, _, _ in work],
         )
 
 
-def on_ray(cases: Sequence[Case], work: Sequence[Chunk], address: str) -> Iterator[Outcome]:
+def on_ray(
+    cases: Sequence[Case], work: Sequence[Chunk], address: str, steps: Sequence[Step]
+) -> Iterator[Outcome]:
     """The chunks' outcomes in order, each chunk a Ray task; ``address`` is a cluster's
     address, or ``local`` for a Ray started here (on every local core)."""
     try:
@@ -76,7 +82,7 @@ def on_ray(cases: Sequence[Case], work: Sequence[Chunk], address: str) -> Iterat
             ray.init(address=address, log_to_driver=False)
     try:
         task = ray.remote(_run_chunk)
-        refs = [task.remote(cases[i], first, count) for i, first, count in work]
+        refs = [task.remote(cases[i], first, count, steps[i]) for i, first, count in work]
         for ref in refs:
             yield ray.get(ref)
     finally:
@@ -129,16 +135,19 @@ def study(
     jobs: int | None = None,
     ray_address: str | None = None,
     stream: TextIO | None = None,
+    agents: Mapping[str, Step] = AGENTS,
 ) -> dict[str, Any]:
     """Play ``games`` pairs of every case, from seeds ``seed ..``, and report
-    (:func:`report`). ``jobs`` defaults to every local core."""
+    (:func:`report`). ``jobs`` defaults to every local core; ``agents`` name the cases'
+    agents."""
     work = chunks(len(cases), games, seed)
+    steps = [agents[case.agent] for case in cases]
     tick = progress(len(work) and len(cases) * games, stream or sys.stderr)
     start = time.perf_counter()
     if ray_address is not None:
-        outcomes: Iterable[Outcome] = on_ray(cases, work, ray_address)
+        outcomes: Iterable[Outcome] = on_ray(cases, work, ray_address, steps)
     else:
-        outcomes = local(cases, work, jobs if jobs is not None else (os.cpu_count() or 1))
+        outcomes = local(cases, work, jobs if jobs is not None else (os.cpu_count() or 1), steps)
     per_case = collect(cases, outcomes, work, tick)
     seconds = time.perf_counter() - start
     return report(cases, per_case, games, seed, seconds)
@@ -166,7 +175,7 @@ def report(
         "seed": seed,
         "games": games,
         "max_rounds": MAX_ROUNDS,
-        "agents": sorted({c.agent for c in cases}, key=list(AGENTS).index),
+        "agents": list(dict.fromkeys(c.agent for c in cases)),
         "measures": list(MEASURES),
         "cases": rows,
         "seconds": round(seconds, 3),

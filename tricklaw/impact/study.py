@@ -37,7 +37,10 @@ MAX_ROUNDS = 12
 """The most rounds a game of the study is played for."""
 Step = Callable[[State[Any], SplitMix64], State[Any]]
 AGENTS: dict[str, Step] = {"random": random_step, "heuristic": heuristic_step}
-"""The agents a study may use, by name (every seat plays the same kind)."""
+"""The agents a study may use, by name (every seat plays the same kind). A caller may
+offer more to :func:`tricklaw.impact.run.study` (the command adds OpenSpiel's ISMCTS,
+:mod:`tricklaw.search_agents`): module-level functions, so that they reach worker
+processes by name."""
 MEASURES = ("trick", "score", "winner")
 """What a pair of games is compared on (see the module docstring)."""
 
@@ -140,10 +143,13 @@ def compare(a: State[Any], b: State[Any]) -> tuple[bool, bool, bool]:
     return (trick, score, winner)
 
 
-def play_chunk(case: Case, first: int, count: int) -> list[tuple[bool, bool, bool]]:
+def play_chunk(
+    case: Case, first: int, count: int, step: Step | None = None
+) -> list[tuple[bool, bool, bool]]:
     """The paired games of ``case`` for seeds ``first .. first + count - 1``, in order,
-    each pair compared (:func:`compare`)."""
-    step = AGENTS[case.agent]
+    each pair compared (:func:`compare`); ``step`` is the agent (default: the case's
+    agent of :data:`AGENTS`)."""
+    step = step or AGENTS[case.agent]
     base, other = reading_game(case, case.default), reading_game(case, case.reading)
     return [
         compare(play(base, seed, step), play(other, seed, step))
