@@ -1,9 +1,9 @@
-"""Hund's heuristic agent (HUND-*): collect many positive and few negative points, the
+"""Hund's heuristic agent (``HUND-*``): collect many positive and few negative points, the
 text's own aim (``004_b79a09774360d499.txt`` line 1).
 
 The text gives no further advice. The agent plays the generic card play of
 :mod:`tricklaw.model.strategies`, scoring a trick's cards under the powers assigned so far
-(public: each is assigned as the designated number's cards are played, HUND-POWER-*):
+(public: each is assigned as the designated number's cards are played, ``HUND-POWER-*``):
 it plays for tricks of Plus cards and ducks tricks of Minus cards; before any power is
 assigned every trick is worth the same, and it plays its lowest card. Naming a leader and
 choosing sets (custom option) are left to chance.

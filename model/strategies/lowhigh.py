@@ -1,10 +1,10 @@
-"""The low-card-takes-high game's heuristic agent (LH-*). The text
+"""The low-card-takes-high game's heuristic agent (``LH-*``). The text
 (``003_804f0a416bc7a761.txt``) gives no strategy advice; the agent plays the generic card
 play of :mod:`tricklaw.model.strategies` on the text's scoring: per colour, one or two
 cards count their face value, more count one point each (LH-SCORE-1..4, lines 56-62).
 
 Its own estimate for a card that does not end the trick follows the trick rule (lines
-28-33, LH-TRICK-*): the lowest card takes the highest card, which counts its face value
+28-33, ``LH-TRICK-*``): the lowest card takes the highest card, which counts its face value
 while its taker holds at most two of its colour; the agent weighs that gain by how low
 its card ranks. Playing for the rest of the trick with a high card (the rest soon pushes
 colours past two cards, worth a point a card) was tried and measured: it lost to random
@@ -23,7 +23,7 @@ from tricklaw.model.strategies import HEURISTICS, Strategy, score_gain
 
 def low_takes_high(state: State[Any], card: Card, top: int) -> float:
     """The score change of taking the trick's highest card so far (or ``card``), weighed
-    by how low ``card`` ranks (the lowest card takes the highest, LH-TRICK-*)."""
+    by how low ``card`` ranks (the lowest card takes the highest, ``LH-TRICK-*``)."""
     highest = max((*state.trick, card), key=value_of)
     return (1 - value_of(card) / top) * score_gain(state, state.current, (highest,))
 

@@ -1,4 +1,4 @@
-"""Both Sticheln editions' heuristic agent (STI93-*, STI-*): the 1993 text's own advice.
+"""Both Sticheln editions' heuristic agent (``STI93-*``, ``STI-*``): the 1993 text's own advice.
 
 * **The pick** (STI93-SELECT-1, advice in ``000_c546595a30f74efa.txt`` lines 61-63):
   neither a colour of which the seat holds only two or three cards nor one of which it

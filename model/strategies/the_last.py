@@ -1,8 +1,8 @@
-"""The Last's heuristic agent (LAST-*): score as few penalty points as possible, the
+"""The Last's heuristic agent (``LAST-*``): score as few penalty points as possible, the
 text's own goal (``002_18a5f98381d9736c.txt`` line 3).
 
 * **Card play** is the generic one (:mod:`tricklaw.model.strategies`), with the trick's
-  stake being the points card turned up for it (LAST-TRICK-*, lines 21 and 31), not the
+  stake being the points card turned up for it (``LAST-TRICK-*``, lines 21 and 31), not the
   cards played (discarded, line 39): a seat ducks a trick whose points card costs it,
   and the last player of a trick knows exactly whom its colour makes the taker (line 29).
 * **Keep or swap** (LAST-COLLECT-1, line 37): the taker lays face down the lowest of the

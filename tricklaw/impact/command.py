@@ -3,12 +3,12 @@
 ``tricklaw impact [RULESET] [--players N] [--dispute ID] [--games G]
 [--agents random,heuristic] [--jobs J] [--ray ADDRESS] [--json FILE] [--plot FILE]
 [--seed S]``: for each dispute with readings (of every ruleset, or ``RULESET``'s) and
-player count, ``G`` paired games under each reading and the default (:mod:`.study`),
-run on ``J`` local processes (every core by default) or on Ray (:mod:`.run`). Prints one
-line per case (the share of pairs whose trick, round scores and winner differ, with
-95 % Wilson intervals), writes the JSON report (``--json``, ``-`` for stdout instead of
-the table) and the SVG figure (``--plot``, :mod:`.plot`). A progress bar goes to stderr
-on a terminal.
+player count, ``G`` paired games under each reading and the default
+(:mod:`tricklaw.impact.study`), run on ``J`` local processes (every core by default) or
+on Ray (:mod:`tricklaw.impact.run`). Prints one line per case (the share of pairs whose
+trick, round scores and winner differ, with 95 % Wilson intervals), writes the JSON
+report (``--json``, ``-`` for stdout instead of the table) and the SVG figure
+(``--plot``, :mod:`tricklaw.impact.plot`). A progress bar goes to stderr on a terminal.
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ def progress(total: int, stream: TextIO) -> Callable[[int], None]:
     return draw
 
 
-def collect(
+def combine(
     cases: Sequence[Case],
     outcomes: Iterable[Outcome],
     work: Sequence[Chunk],
@@ -148,7 +148,7 @@ def study(
         outcomes: Iterable[Outcome] = on_ray(cases, work, ray_address, steps)
     else:
         outcomes = local(cases, work, jobs if jobs is not None else (os.cpu_count() or 1), steps)
-    per_case = collect(cases, outcomes, work, tick)
+    per_case = combine(cases, outcomes, work, tick)
     seconds = time.perf_counter() - start
     return report(cases, per_case, games, seed, seconds)
 

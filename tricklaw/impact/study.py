@@ -2,7 +2,7 @@
 
 A :class:`Case` is one reading of one dispute (a ``[[dispute]]`` of ``spec/<id>.toml``
 whose option has that reading as a value) at one player count, with one kind of agent
-(:data:`AGENTS`). For each seed, :func:`play_pair` plays the game twice, under the
+(:data:`AGENTS`). For each seed, :func:`play_chunk` plays the game twice, under the
 dispute's default and under the reading, from the same deal seed and the same agent rng
 (:func:`tricklaw.model.rng.agent_rng`), and says whether the reading changed
 
