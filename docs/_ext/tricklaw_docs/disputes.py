@@ -46,8 +46,9 @@ INTRO = [
     "share of pairs whose winner differs, pooled over the player counts, with its 95 % "
     "Wilson interval; each ruleset's figure shows every player count. A reading that "
     "changes what may be played changes the agents' choices, so such games almost always "
-    "differ in their tricks. Rerun it with `tricklaw impact --games 100 --json "
-    "docs/impact.json` (its JSON also gives the trick and round-score changes).",
+    "differ in their tricks. Rerun it with `tricklaw impact --games 50 --json "
+    "docs/impact.json`, or with more games for narrower intervals (its JSON also gives "
+    "the trick and round-score changes).",
     "",
     "Neither agent is expert play: the numbers say how often a reading can matter, "
     "not how often it decides a real game.",

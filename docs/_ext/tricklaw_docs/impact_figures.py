@@ -1,5 +1,5 @@
 """How often a dispute's reading changes a game, from the checked-in study
-``docs/impact.json`` (written by ``tricklaw impact --games 100 --json docs/impact.json``,
+``docs/impact.json`` (written by ``tricklaw impact --games 50 --json docs/impact.json``,
 :mod:`tricklaw.impact`): the register's columns per reading and agent (pooled over the
 player counts, with Wilson's 95 % interval) and one figure per ruleset
 (``generated/img/impact-<id>.svg``, drawn by :func:`tricklaw.impact.plot.write_svg` with
