@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 import tiny
 
 from tricklaw.cli import main
-from tricklaw.impact.run import CHUNK, chunks, study
+from tricklaw.impact.run import CHUNK, chunks, progress, study
 from tricklaw.impact.stats import wilson
 from tricklaw.impact.study import Case, cases, play_chunk
 from tricklaw.model.rulesets import RULESETS
@@ -141,3 +142,19 @@ def test_the_docs_study_covers_every_case() -> None:
         for c in cases(list(RULESETS), agents=["random", "heuristic"])
     }
     assert have == want, sorted(have ^ want)[:10]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only() -> None:
+    plain, terminal = io.StringIO(), _Terminal()
+    for stream in (plain, terminal):
+        tick = progress(4, stream)
+        tick(2)
+        tick(4)
+    assert plain.getvalue() == ""
+    drawn = terminal.getvalue()
+    assert "2/4 pairs" in drawn and "4/4 pairs" in drawn and drawn.endswith("\n")
