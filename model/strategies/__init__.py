@@ -110,9 +110,11 @@ def score_sign(state: State[Any]) -> int:
     return 1 if game.ruleset.winners(game, ahead) == (0,) else -1
 
 
-def last_trick_gain(state: State[Any], after: State[Any], seat: int) -> float | None:
-    """The change of ``seat``'s score by the trick its card completed, read from ``after``
-    (``None`` when the card did not complete a trick)."""
+def last_trick_gain(state: State[Any], card: Card, after: State[Any], seat: int) -> float | None:
+    """The change of ``seat``'s score by the trick ``card`` completed, read from ``after``
+    (``None`` when the card did not complete a trick): the cards the trick hands the seat,
+    or, where the strategy names another stake (The Last's points card), that stake if
+    the seat won the trick."""
     index = len(state.tricks)
     if len(after.history) > len(state.history):
         log = after.history[len(state.history)]
@@ -122,6 +124,13 @@ def last_trick_gain(state: State[Any], after: State[Any], seat: int) -> float | 
     if len(tricks) <= index:
         return None
     leader, result = tricks[index]
+    strategy = HEURISTICS.lookup(state.game.ruleset.id)
+    if strategy.stake is not trick_cards:  # the trick's winner gets the stake
+        won = (
+            result.winner is not None
+            and seating[(seating.index(leader) + result.winner) % len(seating)] == seat
+        )
+        return score_gain(state, seat, strategy.stake(state, card)) if won else 0.0
     gain = 0.0
     for offset, cards in result.taken:
         if seating[(seating.index(leader) + offset) % len(seating)] == seat:
@@ -135,7 +144,7 @@ def play_gain(state: State[Any], action: int, top: int) -> float:
     seat = state.current
     card = card_of(action)
     if len(state.trick) + 1 >= state.game.seats:
-        exact = last_trick_gain(state, state.apply_legal_action(action), seat)
+        exact = last_trick_gain(state, card, state.apply_legal_action(action), seat)
         if exact is not None:
             return exact
     estimate = HEURISTICS.lookup(state.game.ruleset.id).estimate or rank_estimate
