@@ -20,6 +20,12 @@ def write_svg(report: dict[str, Any], path: Path, measure: str = "winner") -> No
     except ImportError:
         raise TricklawError("--plot needs matplotlib: pip install matplotlib") from None
     rows = report["cases"]
+    with matplotlib.rc_context({"svg.hashsalt": "tricklaw"}):  # the same file each time
+        _draw(plt, path, measure, report, rows)
+
+
+def _draw(plt: Any, path: Path, measure: str, report: dict[str, Any], rows: list[Any]) -> None:
+    """One horizontal bar per case, its interval as an error bar; a legend of the agents."""
     labels = [f"{r['dispute']}={r['reading']} ({r['players']}p, {r['agent']})" for r in rows]
     shares = [100 * r[measure]["share"] for r in rows]
     low = [100 * (r[measure]["share"] - r[measure]["ci95"][0]) for r in rows]
@@ -32,6 +38,8 @@ def write_svg(report: dict[str, Any], path: Path, measure: str = "winner") -> No
     ax.set_yticks(y, labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
+    swatches = [plt.Rectangle((0, 0), 1, 1, color=f"C{i}") for i in range(len(agents))]
+    ax.legend(swatches, agents, loc="lower right", fontsize=7)
     ax.set_xlabel(f"pairs whose {measure} differs (%), 95% Wilson interval")
     ax.set_title(f"{report['games']} paired games per case, seeds from {report['seed']}")
     fig.tight_layout()
