@@ -293,6 +293,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return run_verify(scope, args.json_path, sys.stdout, table=args.table)
 
 
+# --- impact ----------------------------------------------------------------------------------
+
+
+def cmd_impact(args: argparse.Namespace) -> int:
+    """The dispute-impact study (:mod:`tricklaw.impact`), with OpenSpiel's ISMCTS offered
+    as the ``ismcts`` agent (:mod:`tricklaw.search_agents`)."""
+    from tricklaw.impact.command import cmd_impact as run_impact
+    from tricklaw.search_agents import ismcts_step
+
+    return run_impact(args, {"ismcts": ismcts_step})
+
+
 # --- replay ----------------------------------------------------------------------------------
 
 
@@ -466,6 +478,10 @@ def build_parser() -> argparse.ArgumentParser:
         "with index.json giving each file's expected answer",
     )
     p.set_defaults(func=cmd_verify)
+
+    from tricklaw.impact.command import add_parser as add_impact
+
+    add_impact(sub, cmd_impact)
 
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")
     p.add_argument("record", help="the record file")

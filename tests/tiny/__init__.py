@@ -9,6 +9,7 @@ layer, registered from outside the package as any third-party game would be.
   witnesses that meet them;
 * :mod:`.vectors`: its conformance-vector profile;
 * :mod:`.views`: what its observation adds to the views (OpenSpiel's tensors);
+* :mod:`.strategy`: its heuristic agent (the generic card play on its score rule);
 
 :func:`register` adds every part to its layer's registry; :func:`unregister` removes
 them again; :func:`registered` does both around a block.
@@ -22,6 +23,7 @@ from importlib import resources
 
 from tricklaw import spec
 from tricklaw.model.rulesets import RULESETS
+from tricklaw.model.strategies import HEURISTICS
 from tricklaw.proofs.bounds import BOUNDS
 from tricklaw.proofs.conservation import MACHINES
 from tricklaw.proofs.encodings import ENCODINGS
@@ -36,6 +38,7 @@ from tricklaw.views import VIEWS
 
 from . import bounds, encoding
 from .model import TINY
+from .strategy import STRATEGY
 from .vectors import PROFILE
 from .views import VIEW
 
@@ -54,6 +57,7 @@ REGISTRIES = (
     ROUND_RULES,
     SCORES,
     MODEL_RULES,
+    HEURISTICS,
 )
 """The layers' registries Tiny joins (the spec folder aside)."""
 
@@ -73,6 +77,7 @@ def register() -> None:
     ROUND_RULES.register(RULESET_ID, encoding.ROUND_RULES_PART)
     SCORES.register(RULESET_ID, encoding.TinyScore)
     MODEL_RULES.register(RULESET_ID, encoding.MODEL_RULES_PART)
+    HEURISTICS.register(RULESET_ID, STRATEGY)
 
 
 def unregister() -> None:

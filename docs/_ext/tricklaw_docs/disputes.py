@@ -17,6 +17,7 @@ from tricklaw.proofs.examples import ExampleCheck, check_examples
 from tricklaw.spec import Dispute, load_examples, load_registry
 
 from .editions import edition_section
+from .impact_figures import figure, pooled
 from .links import known, label
 from .markdown import lines_text, linkify, md_escape, write
 from .simulation import reading_value, simulate_dispute
@@ -38,12 +39,18 @@ INTRO = [
     "complete tricks (about 2000, spread over the player counts) are judged under every "
     "reading with `ruleset.judge_trick`; the column gives the share judged differently "
     "from the default reading;",
-    "- *games*: the same seeded games (same deals, same random agents, 10 seeds per player "
-    "count, at most 12 rounds) are played under every reading; the column gives the share "
-    "whose final totals differ from the default reading's. A reading that changes what "
-    "may be played changes the agents' choices, so such games almost always differ.",
+    "- *winner changes*: the checked-in `tricklaw impact` study (`docs/impact.json`): "
+    "paired games (the same deals and agent seeds, at most 12 rounds) under each reading "
+    "and under the default, at every player count, by random agents and by each "
+    "ruleset's heuristic agent (`tricklaw.model.strategies`); the columns give the "
+    "share of pairs whose winner differs, pooled over the player counts, with its 95 % "
+    "Wilson interval; each ruleset's figure shows every player count. A reading that "
+    "changes what may be played changes the agents' choices, so such games almost always "
+    "differ in their tricks. Rerun it with `tricklaw impact --games 50 --json "
+    "docs/impact.json`, or with more games for narrower intervals (its JSON also gives "
+    "the trick and round-score changes).",
     "",
-    "Random play is not expert play: the numbers say how often a reading can matter, "
+    "Neither agent is expert play: the numbers say how often a reading can matter, "
     "not how often it decides a real game.",
     "",
     "**Who found it.** Each dispute says which machine found it (its `found_by` in the "
@@ -119,7 +126,7 @@ def _dispute_examples(ruleset_id: str, dispute: Dispute) -> list[str]:
     return out
 
 
-def dispute_section(ruleset_id: str) -> list[str]:
+def dispute_section(ruleset_id: str, gen: Path | None = None) -> list[str]:
     """The register's section of ``ruleset_id``: each dispute, simulated where an option
     selects its readings."""
     reg = load_registry(ruleset_id)
@@ -129,6 +136,7 @@ def dispute_section(ruleset_id: str) -> list[str]:
         "",
         f"Ruleset `{ruleset_id}`: [clauses](rulesets/{ruleset_id}.md).",
         "",
+        *(figure(gen, ruleset_id) if gen is not None else []),
     ]
     for d in reg.disputes:
         out += [f"({label(d.id)})=", f"### {d.id}: {md_escape(d.title)}", ""]
@@ -151,15 +159,15 @@ def dispute_section(ruleset_id: str) -> list[str]:
         if spec is not None:
             values = [rd.value for rd in d.readings if reading_value(spec, rd.value) is not None]
             if len(values) > 1:
-                sim = simulate_dispute(ruleset_id, d.option, values, budget=1.5)
+                sim = simulate_dispute(ruleset_id, d.option, values)
         head = "| reading | option | meaning |"
         rule = "|---|---|---|"
         if sim:
             if sim["tricks"]:
                 head += " tricks differing |"
                 rule += "---|"
-            head += " games differing |"
-            rule += "---|"
+            head += " winner changes (random agents) | winner changes (heuristic agents) |"
+            rule += "---|---|"
         out += [head, rule]
         for rd in d.readings:
             mark = " **(default)**" if rd.value == d.default else ""
@@ -169,8 +177,13 @@ def dispute_section(ruleset_id: str) -> list[str]:
                 if sim["tricks"]:
                     n = sim["trick"].get(rd.value)
                     row += f" {100 * n / sim['tricks']:.1f} % |" if n is not None else " - |"
-                n = sim["game"].get(rd.value)
-                row += f" {n} / {sim['games']} |" if n is not None and sim["games"] else " - |"
+                for agent in ("random", "heuristic"):
+                    shown = (
+                        "(default)"
+                        if rd.value == d.default
+                        else pooled(ruleset_id, d.id, rd.value, agent, "winner")
+                    )
+                    row += f" {shown} |"
             out.append(row)
         out.append("")
         if not d.option:
@@ -241,7 +254,7 @@ def gen_disputes(gen: Path) -> float:
     start = time.perf_counter()
     out = [*INTRO, *dispute_index(list(trace.ruleset_ids()))]
     for ruleset_id in trace.ruleset_ids():
-        out += dispute_section(ruleset_id)
+        out += dispute_section(ruleset_id, gen)
     out += edition_section()
     write(gen / "disputes.md", "\n".join(out) + "\n")
     return time.perf_counter() - start

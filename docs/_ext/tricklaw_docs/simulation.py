@@ -1,6 +1,7 @@
-"""How often a dispute's readings matter: the simulation behind the disputes register.
-The same random complete tricks are judged, and the same seeded games played, under each
-reading of an option, and the results are compared with the default reading's."""
+"""How often a dispute's readings change a trick: the simulation behind the disputes
+register. The same random complete tricks are judged under each reading of an option, and
+the results are compared with the default reading's. (Whole games are the checked-in
+``tricklaw impact`` study's: :mod:`.impact_figures`.)"""
 
 from __future__ import annotations
 
@@ -8,24 +9,13 @@ import random
 import time
 from typing import Any
 
-from tricklaw.model.agents import play_random_game
+from tricklaw.impact.study import option_value as reading_value
 from tricklaw.model.cards import Card
 from tricklaw.model.options import OptionSpec, OptionValue
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game
-from tricklaw.spec.errors import OptionError, TricklawError
-
-
-def reading_value(spec: OptionSpec, value: str) -> OptionValue | None:
-    """A dispute reading's ``value`` as a value of option ``spec``, or ``None`` when no
-    value of the option selects it."""
-    if spec.is_integer:
-        try:
-            return int(value)
-        except ValueError:
-            return None
-    return value if value in spec.choices else None
+from tricklaw.spec.errors import OptionError
 
 
 def reading_options(
@@ -54,24 +44,16 @@ def random_trick(
     return cards, context
 
 
-def simulate_dispute(
-    ruleset_id: str, option: str, values: list[str], budget: float
-) -> dict[str, Any]:
-    """How often each reading's result differs from the default reading's.
-
-    * trick level (options that can change a trick): the same uniformly random complete
-      tricks judged under each reading;
-    * game level: the same seeded games (same deals, same random agents) played under
-      each reading, at every player count; a game differs when its final totals do.
-
-    An option that acts only with other options' values (``OptionSpec.acts_with``) is
-    simulated with those values set.
-    """
+def simulate_dispute(ruleset_id: str, option: str, values: list[str]) -> dict[str, Any]:
+    """How often each reading judges a trick differently from the default reading (options
+    that can change a trick): the same uniformly random complete tricks judged under each
+    reading. An option that acts only with other options' values
+    (``OptionSpec.acts_with``) is simulated with those values set."""
     r = get_ruleset(ruleset_id)
     spec = next(s for s in r.option_specs if s.name == option)
     default = spec.default
     extra: dict[str, OptionValue] = dict(spec.acts_with)
-    out: dict[str, Any] = {"trick": {}, "game": {}, "games": 0, "tricks": 0, "witness": None}
+    out: dict[str, Any] = {"trick": {}, "tricks": 0, "witness": None}
     start = time.perf_counter()
     if spec.affects_trick:
         rng = random.Random(f"{ruleset_id}/{option}")
@@ -97,23 +79,5 @@ def simulate_dispute(
                     if diff and out["witness"] is None:
                         out["witness"] = (players, r.palette.format_all(cards), ctx)
                 out["tricks"] += 1
-    n_games = 10
-    for players in r.player_counts:
-        try:
-            games = {v: r.make_game(players, reading_options(extra, spec, v)) for v in values}
-        except TricklawError:
-            continue
-        for seed in range(n_games):
-            if time.perf_counter() - start > budget:
-                break
-            totals = {
-                v: tuple(play_random_game(g, seed, max_rounds=12).returns())
-                for v, g in games.items()
-            }
-            ref_totals = totals.get(str(default))
-            for v in values:
-                differs = ref_totals is not None and totals[v] != ref_totals
-                out["game"][v] = out["game"].get(v, 0) + int(differs)
-            out["games"] += 1
     out["seconds"] = time.perf_counter() - start
     return out

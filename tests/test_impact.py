@@ -1,0 +1,160 @@
+"""``tricklaw impact`` (issue 17 part 4): paired games per dispute reading.
+
+* Wilson's interval against known values;
+* the cases are every dispute reading an option selects, for every ruleset and Tiny;
+* the pairing is exact: a reading paired with itself never differs, a tie-break reading
+  changes no trick, a trick-rule reading does change tricks;
+* the same seed gives the same report on one process, two, or (slow) a local Ray;
+* the command writes its JSON and its SVG figure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tiny
+
+from tricklaw.cli import main
+from tricklaw.impact.run import CHUNK, chunks, progress, study
+from tricklaw.impact.stats import wilson
+from tricklaw.impact.study import Case, cases, play_chunk
+from tricklaw.model.rulesets import RULESETS
+from tricklaw.spec import load_registry
+
+VARYING = ("seconds", "games_per_second")
+"""The report's fields that describe the run, not the result."""
+
+
+def result(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k not in VARYING}
+
+
+def first_case(dispute_id: str, agent: str = "random") -> Case:
+    return next(c for c in cases(list(RULESETS), None, dispute_id, [agent]))
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = wilson(5, 10)
+    assert (low, high) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = wilson(10, 10)
+    assert low == pytest.approx(0.7225, abs=1e-4) and high == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_every_dispute_reading_with_an_option_is_a_case() -> None:
+    study_cases = cases(list(RULESETS), agents=["random"])
+    found = {(c.ruleset, c.dispute, c.reading) for c in study_cases}
+    for rid in RULESETS:
+        specs = {s.name: s for s in RULESETS[rid].option_specs}
+        for d in load_registry(rid).disputes:
+            spec = specs.get(d.option)
+            if spec is None or spec.is_integer or len(d.readings) < 2:
+                continue
+            for reading in d.readings:
+                if reading.value != d.default and reading.value in spec.choices:
+                    assert (rid, d.id, reading.value) in found, (rid, d.id, reading.value)
+    assert all(c.reading != c.default for c in study_cases)
+
+
+def test_a_reading_paired_with_itself_never_differs() -> None:
+    case = dataclasses.replace(first_case("LH-D-SAMECARD", "heuristic"), reading="same-player")
+    assert play_chunk(case, 0, 8) == [(False, False, False)] * 8
+
+
+def test_a_tie_break_changes_no_trick_and_a_trick_rule_does() -> None:
+    tie = play_chunk(first_case("LH-D-GAMETIE"), 0, 20)
+    assert not any(trick or score for trick, score, _ in tie)
+    same_card = play_chunk(first_case("LH-D-SAMECARD", "heuristic"), 0, 20)
+    assert any(trick for trick, _, _ in same_card)
+
+
+def test_tiny_a_plug_in_game_is_studied(registered: None) -> None:
+    (case,) = cases([tiny.RULESET_ID], 2, None, ["heuristic"])
+    assert case.dispute == "TINY-D-TIE"
+    rows = play_chunk(case, 0, 10)
+    assert len(rows) == 10 and not any(trick or score for trick, score, _ in rows)
+
+
+def test_chunks_are_cut_by_seed_not_by_worker() -> None:
+    work = chunks(2, CHUNK + 3, seed=7)
+    assert work == [(0, 7, CHUNK), (0, 7 + CHUNK, 3), (1, 7, CHUNK), (1, 7 + CHUNK, 3)]
+
+
+def small_study() -> list[Case]:
+    return cases(["lowhigh"], 3, "LH-D-SAMECARD", ["random", "heuristic"])
+
+
+def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
+    games = CHUNK + 5  # two chunks a case
+    one = study(small_study(), games, seed=3, jobs=1)
+    two = study(small_study(), games, seed=3, jobs=2)
+    assert result(one) == result(two)
+    assert [row["pairs"] for row in one["cases"]] == [games, games]
+    other_seed = study(small_study(), games, seed=4, jobs=1)
+    assert result(other_seed) != result(one)
+
+
+@pytest.mark.slow
+def test_the_same_report_through_a_local_ray() -> None:
+    ray = pytest.importorskip("ray")
+    games = CHUNK + 5
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        through_ray = study(small_study(), games, seed=3, ray_address="local")
+    finally:
+        ray.shutdown()
+    assert result(through_ray) == result(study(small_study(), games, seed=3, jobs=1))
+
+
+def test_the_command_writes_json_and_a_figure(tmp_path: Path) -> None:
+    out, svg = tmp_path / "impact.json", tmp_path / "impact.svg"
+    args = ["impact", "lowhigh", "-n", "3", "--dispute", "LH-D-GAMETIE", "--games", "6"]
+    assert main([*args, "--jobs", "1", "--agents", "random", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert {row["reading"] for row in report["cases"]} == {"nobody", "first-seat"}
+    for row in report["cases"]:
+        assert row["pairs"] == 6 and row["trick"]["differ"] == 0
+        low, high = row["winner"]["ci95"]
+        assert low <= row["winner"]["share"] <= high
+    pytest.importorskip("matplotlib")
+    assert main([*args, "--jobs", "1", "--agents", "random", "--plot", str(svg)]) == 0
+    assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert main([*args, "--agents", "nobody"]) == 2
+
+
+def test_the_docs_study_covers_every_case() -> None:
+    """``docs/impact.json`` (the register's figures) has a row of every case of the
+    registries, for both agents: a new dispute or reading means rerunning the study."""
+    report = json.loads((Path(__file__).parents[1] / "docs" / "impact.json").read_text("utf-8"))
+    have = {
+        (r["ruleset"], r["dispute"], r["reading"], r["players"], r["agent"])
+        for r in report["cases"]
+    }
+    want = {
+        (c.ruleset, c.dispute, c.reading, c.players, c.agent)
+        for c in cases(list(RULESETS), agents=["random", "heuristic"])
+    }
+    assert have == want, sorted(have ^ want)[:10]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only() -> None:
+    plain, terminal = io.StringIO(), _Terminal()
+    for stream in (plain, terminal):
+        tick = progress(4, stream)
+        tick(2)
+        tick(4)
+    assert plain.getvalue() == ""
+    drawn = terminal.getvalue()
+    assert "2/4 pairs" in drawn and "4/4 pairs" in drawn and drawn.endswith("\n")
