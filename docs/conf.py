@@ -78,8 +78,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),
     (r"py:.*", r"(tuple|dict|list|set|frozenset|type)\[.*"),
     # The type variables of generic classes and functions (``Ruleset[X]``, ``State[X]``,
-    # ``shuffled``, ``Game.rules_as``).
-    (r"py:.*", r"(tricklaw\..*\.)?(T|X|R)"),
+    # ``shuffled``, ``Game.rules_as``, the batch engine's ``njit`` decorator).
+    (r"py:.*", r"(tricklaw\..*\.)?(T|X|R|F)"),
 ]
 # An attribute set in ``__init__`` (no docstring of its own), named in a module docstring.
 # ``Obligation`` is a type alias of ``tricklaw.proofs.trick_obligations`` (no docstring, so

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tricklaw.model.registry import Registry
+import tricklaw.model.registry
 
 if TYPE_CHECKING:
     from tricklaw.batch.engine import BatchEngine
 
-BATCH: Registry[BatchEngine] = Registry("batch engine", "tricklaw.batch.games")
+# Written in full: the engine's type is known only to the type checker (numpy is imported
+# with it), so the docs read this annotation as text, where ``Registry`` alone is ambiguous.
+BATCH: tricklaw.model.registry.Registry[BatchEngine] = tricklaw.model.registry.Registry(
+    "batch engine", "tricklaw.batch.games"
+)
 """Ruleset id -> its batch engine."""
 
 

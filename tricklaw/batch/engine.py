@@ -3,7 +3,7 @@
 A chunk of games (one seed each) is played round by round: every round is dealt for all
 games at once by the vectorised portable shuffle (:mod:`tricklaw.batch.rng`), then the
 ruleset's :class:`Lockstep` part plays it with array operations, each decision of every
-game drawn by :func:`choose` from that game's random-agent stream exactly as
+game drawn by :meth:`Table.choose` from that game's random-agent stream exactly as
 :func:`tricklaw.model.agents.random_step` draws it (``legal[below(len(legal))]`` over the
 legal actions in canonical order). Games that end early stay in the arrays but stop
 counting. A ruleset without a lockstep part falls back to the reference engine
