@@ -353,3 +353,27 @@ def test_unwritable_record_path_exits_2(tmp_path: Path) -> None:
         str(tmp_path / "no-such-dir" / "game.json"),
     )
     assert "cannot write the record" in line
+
+
+# --- completion -------------------------------------------------------------------------------
+
+
+def _bash_completes(script: str, words: list[str]) -> list[str]:
+    """What bash offers for the last of ``words`` with tricklaw's completion script."""
+    shell = (
+        f"source {script}; COMP_WORDS=({' '.join(repr(w) for w in words)}); "
+        f"COMP_CWORD={len(words) - 1}; _shtab_tricklaw tricklaw {words[-1]!r} {words[-2]!r}; "
+        'printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    proc = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, check=True)
+    return proc.stdout.split()
+
+
+def test_bash_completes_commands_options_and_choices(tmp_path: Path) -> None:
+    script = tmp_path / "tricklaw.bash"
+    script.write_text(ok("completion", "bash"), encoding="utf-8")
+    assert _bash_completes(str(script), ["tricklaw", "ver"]) == ["verify"]
+    assert _bash_completes(str(script), ["tricklaw", "verify", "--sm"]) == ["--smt2"]
+    assert _bash_completes(str(script), ["tricklaw", "completion", ""]) == ["bash", "zsh", "tcsh"]
+    assert ok("completion", "zsh").startswith("#compdef tricklaw")
+    assert "completion: argument shell: invalid choice: 'fish'" in bad("completion", "fish")

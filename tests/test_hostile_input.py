@@ -315,6 +315,8 @@ def test_vectors_check_names_the_case(tmp_path: Path, capsys: pytest.CaptureFixt
 
 FAILING: dict[str, tuple[Callable[[dict[str, Path], Path], list[str]], int]] = {
     "rulesets": (lambda f, t: ["rulesets", "--nonsense"], 2),
+    "completion": (lambda f, t: ["completion", "fish"], 2),
+    "impact": (lambda f, t: ["impact", "lowhigh", "--games", "0"], 2),
     "play": (lambda f, t: ["play", "lowhigh", "-n", "9", "--seed", "1"], 2),
     "trick": (lambda f, t: ["trick", "lowhigh", "-n", "3", "Q1", "R2", "R3"], 2),
     "bench": (lambda f, t: ["bench", "lowhigh", "-n", "3", "--rounds", "0"], 2),

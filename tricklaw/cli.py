@@ -305,6 +305,23 @@ def cmd_impact(args: argparse.Namespace) -> int:
     return run_impact(args, {"ismcts": ismcts_step})
 
 
+# --- completion ------------------------------------------------------------------------------
+
+SHELLS = ("bash", "zsh", "tcsh")
+"""The shells ``tricklaw completion`` writes a script for (those of ``shtab``)."""
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print the shell's completion script for every command, option and choice, written
+    by ``shtab`` from this very parser (so it cannot fall out of step with it)."""
+    try:
+        import shtab
+    except ImportError:
+        raise TricklawError("completion needs shtab: pip install 'tricklaw[completion]'") from None
+    print(shtab.complete(build_parser(), shell=args.shell), end="")
+    return 0
+
+
 # --- replay ----------------------------------------------------------------------------------
 
 
@@ -482,6 +499,16 @@ def build_parser() -> argparse.ArgumentParser:
     from tricklaw.impact.command import add_parser as add_impact
 
     add_impact(sub, cmd_impact)
+
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print the completion script of SHELL for tricklaw's commands and "
+        'options. bash: eval "$(tricklaw completion bash)" in ~/.bashrc; zsh: write it '
+        "to a file named _tricklaw in a folder of $fpath.",
+    )
+    p.add_argument("shell", choices=SHELLS, help="the shell")
+    p.set_defaults(func=cmd_completion)
 
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")
     p.add_argument("record", help="the record file")
