@@ -4,7 +4,8 @@ Records (``spec/record.schema.json``) and JSON Lines logs (``spec/log.schema.jso
 validated by their schemas: first by ``jsonschema_rs`` (a compiled validator, about a
 hundred times faster: it made reading a record 25 times slower than checking the same game
 as a log), and, only when it finds the instance invalid (or cannot read it), by the
-``jsonschema`` library, whose errors give the message. ``jsonschema`` is the reference: the
+``jsonschema`` library, whose errors give the message (and alone where ``jsonschema_rs``
+is not installed: in Pyodide, on the players' page). ``jsonschema`` is the reference: the
 fuzz tests (tests/test_reader_fuzz.py) check that the two agree. Whatever breaks a schema is
 reported as one line, the field's path and the validator's message::
 
@@ -24,7 +25,10 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import jsonschema_rs
+try:  # not built for every platform: the players' page runs the model in Pyodide
+    import jsonschema_rs
+except ImportError:  # pragma: no cover - the page's case (tests/test_page_browser.py)
+    jsonschema_rs = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # imported when first used: a log whose lines are well formed never uses it
     from jsonschema import Draft202012Validator
@@ -68,7 +72,10 @@ def _fast(name: str, definition: str | None) -> Any:
 
 def fast_valid(name: str, definition: str | None, instance: Any) -> bool:
     """Whether the compiled validator finds ``instance`` valid; False also when it cannot
-    read it (a lone surrogate, an integer beyond 64 bits): the reference then decides."""
+    read it (a lone surrogate, an integer beyond 64 bits) or is not installed (in Pyodide,
+    on the players' page): the reference then decides."""
+    if jsonschema_rs is None:
+        return False
     try:
         return bool(_fast(name, definition).is_valid(instance))
     except (ValueError, OverflowError, UnicodeError, RecursionError):

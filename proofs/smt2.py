@@ -4,7 +4,8 @@
 :func:`script` writes tracked assertions (:class:`~tricklaw.proofs.solver.Tracked`) as
 ``(assert (! FORMULA :named CLAUSE-ID))`` (``CLAUSE-ID#k`` for a clause's k-th further
 assertion), with ``(set-option :produce-unsat-cores true)``, the logic (``QF_LIA`` where
-the query is quantifier-free linear integer arithmetic, else ``ALL``), the declarations
+the query is quantifier-free linear integer arithmetic, ``QF_UFLIA`` where it declares
+functions too, else ``ALL``), the declarations
 of its constants and functions, ``(check-sat)``, and ``(get-unsat-core)`` when Z3's
 answer was unsat.
 
@@ -151,23 +152,31 @@ def _has_z3_only(e: z3.ExprRef) -> bool:
     )
 
 
-def logic(formulas: Sequence[z3.ExprRef]) -> str:
-    """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic, else
-    ``ALL``. Z3's ``is-qflia`` probe decides, on the formulas as its ``simplify`` tactic
-    states them: the probe alone refuses a subtraction or a negation (``x - y``,
-    ``(- 1)``), and a script declared ``ALL`` that is linear arithmetic takes cvc5 up to a
-    hundred times longer (18 s against 0.19 s for a score proof of Hund with 5 players).
-    A non-linear term that ``simplify`` removed would make cvc5 refuse the script as
-    ``QF_LIA``: an error, never a silent pass."""
+NULLARY = re.compile(r"\(declare-fun (\|[^|]*\||\S+) \(\) (Int|Bool)\)$")
+"""A declaration of an integer or Boolean constant, as Z3 writes it."""
+
+
+def logic(formulas: Sequence[z3.ExprRef], declared: Sequence[str]) -> str:
+    """``QF_LIA`` when the formulas are quantifier-free linear integer arithmetic over the
+    integer and Boolean constants ``declared`` (the script's declaration lines),
+    ``QF_UFLIA`` when functions are declared too, else ``ALL``. Z3's ``is-qflia`` probe
+    decides the arithmetic, on the formulas as its ``simplify`` tactic states them: the
+    probe alone refuses a subtraction or a negation (``x - y``, ``(- 1)``), and a script
+    declared ``ALL`` that is linear arithmetic takes cvc5 up to a hundred times longer
+    (18 s against 0.19 s for a score proof of Hund with 5 players). A query that
+    ``simplify`` settles (to false) passes the probe whatever it holds, functions too
+    (the edition diff's ``held_at``): the declarations tell those apart. A term that ``simplify`` removed and the logic forbids would make cvc5 refuse the
+    script: an error, never a silent pass."""
     ctx = formulas[0].ctx if formulas else None
     goal = z3.Goal(ctx=ctx)
     goal.add(*formulas)
     probe = z3.Probe("is-qflia", ctx)
-    if probe(goal) == 1.0:
-        return "QF_LIA"
-    simplified = z3.Tactic("simplify", ctx)(goal)
-    linear = all(probe(g) == 1.0 for g in simplified)
-    return "QF_LIA" if linear else "ALL"
+    linear = probe(goal) == 1.0 or all(
+        probe(g) == 1.0 for g in z3.Tactic("simplify", ctx)(goal)
+    )
+    if not linear or any(not line.startswith("(declare-fun ") for line in declared):
+        return "ALL"
+    return "QF_LIA" if all(NULLARY.match(line) for line in declared) else "QF_UFLIA"
 
 
 def declarations(formulas: Sequence[z3.ExprRef]) -> list[str]:
@@ -262,9 +271,9 @@ def script(
     lines += [
         "(set-option :produce-unsat-cores true)",
         f"(set-info :status {answer})",
-        f"(set-logic {logic(body)})",
-        *declarations(body),
     ]
+    declared = declarations(body)
+    lines += [f"(set-logic {logic(body, declared)})", *declared]
     lines += [f"(assert {d.sexpr()})" for d in definitions]
     for (name, _), text in zip(named, texts, strict=True):
         lines.append(f"(assert (! {text} :named {symbol(name)}))")
@@ -319,7 +328,7 @@ def tree_script(
     if rewrite.definitions:
         raise ValueError("a Z3-only construct that needs a definition, in a tree script")
     lines = [f"; {c}" for c in comments]
-    lines += [f"(set-info :status {answer})", f"(set-logic {logic(formulas)})", *head]
+    lines += [f"(set-info :status {answer})", f"(set-logic {logic(formulas, head)})", *head]
     lines += [f"(assert (! {texts[f.get_id()]} :named {symbol(n)}))" for n, f in named]
     claim = symbol(CLAIM)
     for kind, formula in commands:

@@ -164,6 +164,26 @@ def test_a_script_names_its_assertions_and_asks_for_the_core_only_when_unsat() -
     assert "(get-unsat-core)" not in sat and cvc5_run(sat)[0] == "sat"
 
 
+def test_the_logic_is_the_smallest_that_cvc5_accepts() -> None:
+    """Linear arithmetic with a subtraction is ``QF_LIA``; a product of unknowns, or a
+    function, ``ALL``; but a query that ``simplify`` settles (to false) passes Z3's probe
+    whatever it holds, and one with a declared function is then ``QF_UFLIA`` (the edition
+    diff's ``held_at`` made cvc5 refuse 38 scripts declared ``QF_LIA``). cvc5 reads each
+    and agrees."""
+    x, y = z3.Ints("x y")
+    held = z3.Function("held", z3.IntSort(), z3.BoolSort())
+    cases = [
+        ("QF_LIA", [("A", x - y > 2), ("B", y - x > 0)]),
+        ("ALL", [("A", x * y == 2), ("B", x > 2), ("C", y > 0)]),
+        ("ALL", [("A", held(x)), ("B", z3.Not(held(y))), ("C", x == y)]),
+        ("QF_UFLIA", [("A", held(x)), ("B", z3.Not(held(x)))]),
+    ]
+    for logic, named in cases:
+        text = _query(named, "unsat")
+        assert f"(set-logic {logic})" in text, text
+        assert cvc5_run(text)[0] == "unsat", (logic, text)
+
+
 def test_z3_only_constructs_are_written_in_standard_smt_lib() -> None:
     """Pseudo-booleans, set operations, lambdas, nullary and/or and unary sums: cvc5
     reads each rewritten query and gives Z3's answer."""

@@ -105,9 +105,7 @@ def bench_rounds(
         options = game.options.as_dict()
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
-                pool.submit(
-                    worker, game.ruleset.id, game.players, options, share, seed + j * 10**9
-                )
+                pool.submit(worker, game.ruleset.id, game.players, options, share, seed + j * 10**9)
                 for j, share in enumerate(shares)
             ]
             done = sum(f.result() for f in futures)
