@@ -25,7 +25,7 @@ the defaults, ``name=value`` joined by ``", "`` in name order, or ``default``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources.abc import Traversable
@@ -82,6 +82,12 @@ class ProvedBounds:
         here = (ruleset_id, str(players))
         found = [r["reading"] for r in self.rows if (r["ruleset"], r["players"]) == here]
         return list(dict.fromkeys(found))
+
+    def only(self, ruleset_ids: Sequence[str]) -> ProvedBounds:
+        """The part of the file about ``ruleset_ids`` (``tricklaw bounds RULESET --check``)."""
+        keep = set(ruleset_ids)
+        rulesets = {rid: part for rid, part in self.rulesets.items() if rid in keep}
+        return ProvedBounds(rulesets, tuple(r for r in self.rows if r["ruleset"] in keep))
 
     def unchanged(self, ruleset_id: str) -> frozenset[str]:
         """The options of ``ruleset_id`` that cannot change a round's score range."""

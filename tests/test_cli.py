@@ -143,6 +143,67 @@ def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> No
     assert "round 1, trick 1" in proc.stderr
 
 
+def test_play_and_replay_answer_in_json(tmp_path: Path) -> None:
+    """``--json``: one object each; a finished game has winners and its totals are the
+    sums of its rounds' scores; ``replay --json`` gives the same totals, and a broken
+    record the failed verdict (exit 1) naming the trick."""
+    path = tmp_path / "game.json"
+    game = json.loads(
+        ok("play", "sticheln", "-n", "4", "--seed", "42", "--record", str(path), "--json")
+    )
+    assert (game["ruleset"], game["players"], game["seed"], game["over"]) == (
+        "sticheln",
+        4,
+        42,
+        True,
+    )
+    assert len(game["rounds"]) == 4 and game["winners"]
+    sums = [sum(r["scores"][seat] for r in game["rounds"]) for seat in range(4)]
+    assert game["totals"] == sums == json.loads(path.read_text())["totals"]
+    assert max(game["totals"][w] for w in game["winners"]) == max(game["totals"])
+    replayed = json.loads(ok("replay", str(path), "--json"))
+    assert replayed["status"] == "agrees" and replayed["totals"] == game["totals"]
+    unfinished = json.loads(
+        ok("play", "hund", "-n", "3", "--seed", "3", "--max-rounds", "1", "--json")
+    )
+    assert not unfinished["over"] and unfinished["winners"] is None
+    record = json.loads(path.read_text())
+    trick = record["rounds"][0]["tricks"][0]
+    trick["winner"] = (trick["winner"] + 1) % 4 if trick["winner"] is not None else 0
+    path.write_text(json.dumps(record))
+    proc = run("replay", str(path), "--json")
+    assert proc.returncode == 1, proc.stderr
+    verdict = json.loads(proc.stdout)
+    assert verdict["status"] != "agrees" and "totals" not in verdict
+    assert "round 1, trick 1" in json.dumps(verdict)
+    assert "--record -" in bad(
+        "play", "lowhigh", "-n", "3", "--seed", "1", "--record", "-", "--json"
+    )
+
+
+def test_vectors_and_bounds_checks_answer_in_json(tmp_path: Path) -> None:
+    """``--check --json``: the status, the file, and the first difference when there is
+    one (exit 1); a check of one ruleset reads only its part of the bounds file."""
+    vectors = json.loads(ok("vectors", "--check", "--json"))
+    assert vectors["status"] == "agrees" and vectors["files"] > 0
+    bounds = json.loads(ok("bounds", "lowhigh", "--check", "--json"))
+    assert bounds["status"] == "agrees"
+    text = (Path(__file__).parent.parent / "spec" / "bounds" / "v1.json").read_text("utf-8")
+    row = text.index('"ruleset": "lowhigh"')
+    detail = text.rindex('"detail": "', 0, row) + len('"detail": "')
+    edited = tmp_path / "v1.json"
+    edited.write_text(text[:detail] + "EDITED " + text[detail:], encoding="utf-8")
+    proc = run("bounds", "lowhigh", "--check", "--json", "--out", str(edited))
+    assert proc.returncode == 1, proc.stderr
+    differs = json.loads(proc.stdout)
+    assert differs["status"] == "differs" and "EDITED" in differs["problem"]
+    assert "lowhigh" in differs["problem"]
+    other = json.loads(ok("bounds", "the-last", "--check", "--json", "--out", str(edited)))
+    assert other["status"] == "agrees"  # the edit is in Low-High's part
+    proc = run("bounds", "the-last", "--check", "--json", "--out", str(tmp_path / "none"))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+
+
 # --- trick ------------------------------------------------------------------------------------
 
 

@@ -176,6 +176,26 @@ def test_the_command_reports_a_case_and_exits_1(tricklaw_script: str, tmp_path: 
     assert proc.returncode == 0 and "agrees" in proc.stdout
 
 
+@pytest.mark.slow
+def test_the_command_answers_in_json(tricklaw_script: str, tmp_path: Path) -> None:
+    """``--json``: one object with the run's counts and each disagreement with its case
+    file (exit 1); ``--replay --json`` the case's verdict on each engine."""
+    engine = mutant("all-zero-missed")
+    args = ["sticheln", "--engine", engine, "--games", "300", "--out", str(tmp_path), "--json"]
+    proc = _run(tricklaw_script, *args)
+    assert proc.returncode == 1, proc.stderr
+    run = json.loads(proc.stdout)
+    assert run["status"] == "disagrees" and run["games"] <= 300 and run["actions"] > 0
+    [case] = run["disagreements"]
+    assert case["ruleset"] == "sticheln" and "STI-TRICK-6" in case["clauses"]
+    assert Path(case["case"]).exists() and run["departures"] == []
+    wrong = _run(tricklaw_script, "--engine", engine, "--replay", case["case"], "--json")
+    assert wrong.returncode == 1 and json.loads(wrong.stdout)["status"] == "disagrees"
+    oracle = f"{tricklaw_script} serve --stdio"
+    right = _run(tricklaw_script, "--engine", oracle, "--replay", case["case"], "--json")
+    assert right.returncode == 0 and json.loads(right.stdout)["status"] == "agrees"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -23,7 +23,8 @@ from tricklaw.judging import parse_context, parse_trick, preset_options
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, to_record
-from tricklaw.model.replay.records import replay
+from tricklaw.model.replay.records import check_record, replay
+from tricklaw.model.replay.verdict import AGREES
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, State, seat_after
@@ -194,6 +195,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = _make_game(args)
     if args.record:
         check_output_file(args.record, "--record", "the record")
+    if args.json and args.record == "-":
+        raise TricklawError("play: --json and --record - both print to stdout: choose one")
     state = play_random_game(game, args.seed, args.max_rounds)
     if args.record:
         text = json.dumps(to_record(state, args.seed), indent=1)
@@ -207,8 +210,37 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise TricklawError(
                 f"cannot write the record to {args.record}: {exc.strerror}"
             ) from None
-    _print_game(state)
+    if args.json:
+        _out(json.dumps(_game_summary(state, args.seed)))
+    else:
+        _print_game(state)
     return 0
+
+
+def _game_summary(state: State[Any], seed: int) -> dict[str, Any]:
+    """``play --json``: the game, each round's scores, the totals and the winners (None
+    when the game was stopped unfinished by ``--max-rounds``)."""
+    game = state.game
+    over = state.is_terminal()
+    return {
+        "ruleset": game.ruleset.id,
+        "players": game.players,
+        "options": game.options.as_dict(),
+        "seed": seed,
+        "rounds": [
+            {
+                "round": log.index + 1,
+                "dealer": log.dealer,
+                "first_leader": log.first_leader,
+                "tricks": len(log.tricks),
+                "scores": list(log.scores),
+            }
+            for log in state.history
+        ],
+        "totals": list(state.returns()),
+        "over": over,
+        "winners": list(game.ruleset.winners(game, state.returns())) if over else None,
+    }
 
 
 # --- trick -----------------------------------------------------------------------------------
@@ -331,7 +363,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         text = read_text(args.record)
     except JsonTextError as exc:
         raise RecordError(f"{args.record}: {exc}") from None
-    state = replay(loads_record(text))
+    record = loads_record(text)
+    if args.json:  # the verdict of the same checks (each deal need only be legal), as JSON
+        verdict = check_record(record, own_shuffle=True)
+        answer = verdict.as_json()
+        if verdict.status == AGREES:
+            state = replay(record)
+            answer |= {
+                "ruleset": state.game.ruleset.id,
+                "rounds": len(state.history),
+                "totals": list(state.returns()),
+            }
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        return verdict.exit_status
+    state = replay(record)
     _out(
         f"record agrees with {state.game.ruleset.id}: {len(state.history)} rounds, "
         f"totals {list(state.returns())}"
@@ -393,6 +438,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1000,
         help="stop an unfinished game after this many rounds (default 1000)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game's summary (each round's scores, totals, winners) as one JSON "
+        "object instead of the readable log",
     )
     p.set_defaults(func=cmd_play)
 
@@ -512,6 +563,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a JSON game record and check every result")
     p.add_argument("record", help="the record file")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the verdict as one JSON object, as check --json does (with the "
+        "ruleset, rounds and totals when it agrees)",
+    )
     p.set_defaults(func=cmd_replay)
 
     from tricklaw import check, diff, fuzz, score_bounds, serve, vectors

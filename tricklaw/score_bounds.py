@@ -16,7 +16,9 @@ folder (``tricklaw bounds tiny --out tests/tiny/spec/bounds/v1.json``), and
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -45,11 +47,14 @@ def cmd_bounds(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise TricklawError(f"cannot read {target}: {exc.strerror}") from None
         problem = artifact.check_text(text, str(target), ids)
-        if problem:
+        if args.json:
+            answer = {"status": "differs" if problem else "agrees", "file": str(target)}
+            _json(answer | {"problem": problem} if problem else answer)
+        elif problem:
             sys.stderr.write(f"tricklaw: bounds: {target}: {problem} (run 'tricklaw bounds')\n")
-            return 1
-        sys.stdout.write(f"bounds agree: {target}\n")
-        return 0
+        else:
+            sys.stdout.write(f"bounds agree: {target}\n")
+        return 1 if problem else 0
     if target is None:
         raise TricklawError("no spec/ folder here: run from the repository root or give --out FILE")
     check_output_folder(target.parent, "--out")
@@ -60,8 +65,16 @@ def cmd_bounds(args: argparse.Namespace) -> int:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise TricklawError(f"cannot write {target}: {exc.strerror}") from None
-    sys.stdout.write(f"wrote {len(text.encode('utf-8'))} bytes to {target}\n")
+    size = len(text.encode("utf-8"))
+    if args.json:
+        _json({"status": "written", "file": str(target), "bytes": size})
+    else:
+        sys.stdout.write(f"wrote {size} bytes to {target}\n")
     return 0
+
+
+def _json(answer: Mapping[str, object]) -> None:
+    sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,5 +93,11 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--check",
         action="store_true",
         help="prove again and exit 1 naming the first difference from the file",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object (status, file; with --check the first "
+        "difference as 'problem')",
     )
     p.set_defaults(func=cmd_bounds)

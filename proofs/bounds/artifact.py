@@ -142,11 +142,14 @@ def check_text(
 ) -> str | None:
     """The first difference between the file's ``text`` and the bounds of ``ruleset_ids``
     (default: every ruleset) freshly proved (see :func:`first_difference`), or None when
-    the text is exactly the fresh one."""
+    the text is exactly the fresh one. With ``ruleset_ids``, only their part of the file is
+    compared."""
     fresh = generate(ruleset_ids)
     if text == fresh:
         return None
     kept = parse_bounds(text, where)
+    if ruleset_ids is not None:  # the rest of the file is not this check's business
+        return first_difference(kept.only(ruleset_ids), parse_bounds(fresh))
     return first_difference(kept, parse_bounds(fresh)) or "the text differs (layout)"
 
 

@@ -24,13 +24,20 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     """``tricklaw fuzz``."""
     if args.replay:
         outcome = replay_case(args.engine, args.replay, args.timeout)
-        if outcome.disagreement is None:
+        wrong = outcome.disagreement
+        if args.json:
+            answer: dict[str, Any] = {
+                "status": "agrees" if wrong is None else "disagrees",
+                "actions": outcome.actions,
+            }
+            if wrong is not None:
+                answer |= {"message": wrong.message, "clauses": list(wrong.clauses)}
+            sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        elif wrong is None:
             sys.stdout.write(f"the engine now agrees on {args.replay} ({outcome.actions} steps)\n")
-            return 0
-        sys.stdout.write(
-            f"disagrees: {outcome.disagreement.message} {list(outcome.disagreement.clauses)}\n"
-        )
-        return 1
+        else:
+            sys.stdout.write(f"disagrees: {wrong.message} {list(wrong.clauses)}\n")
+        return 0 if wrong is None else 1
     if args.games is not None and args.games < 1:
         raise TricklawError("fuzz: --games must be at least 1")
     for name in ("timeout", "time"):
@@ -52,7 +59,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_output_folder(out, "fuzz: --out")
     declaration = read_declaration(args.declare, "fuzz: --declare") if args.declare else None
-    quiet = False if getattr(args, "json", False) else None  # --json: never a bar
+    quiet = False if args.json else None  # --json: never a bar
     with progress_bar(args.games, "fuzz", show=quiet) as advance:
         run = fuzz(
             args.engine,
@@ -68,12 +75,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             asked=args.ruleset is not None,
             progress=advance,
         )
+    text = not args.json
     for found in run.departures:
-        sys.stdout.write(
-            f"declared departure ({found['ruleset']}, {found['players']} players, game "
-            f"{found['game_index']}): {found['disagreement']['message']} "
-            f"[{found['rule']}]\n"
-        )
+        if text:
+            sys.stdout.write(
+                f"declared departure ({found['ruleset']}, {found['players']} players, game "
+                f"{found['game_index']}): {found['disagreement']['message']} "
+                f"[{found['rule']}]\n"
+            )
+    cases = []
     for report in run.failures:
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -82,14 +92,55 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None
         found = report["disagreement"]
-        sys.stdout.write(
-            f"disagrees ({report['ruleset']}, {report['players']} players, "
-            f"{len(report['actions'])} actions{_shrink_note(report['shrunk'])}): "
-            f"{found['message']} "
-            f"{found['clauses']}{_disputes_note(found)}\n  case written to {path}\n"
-        )
-    sys.stdout.write(run.summary() + "\n")
+        cases.append(_case_json(report, path))
+        if text:
+            sys.stdout.write(
+                f"disagrees ({report['ruleset']}, {report['players']} players, "
+                f"{len(report['actions'])} actions{_shrink_note(report['shrunk'])}): "
+                f"{found['message']} "
+                f"{found['clauses']}{_disputes_note(found)}\n  case written to {path}\n"
+            )
+    if text:
+        sys.stdout.write(run.summary() + "\n")
+    else:
+        summary = {
+            "status": "disagrees" if run.failures else "agrees",
+            "games": run.games,
+            "actions": run.actions,
+            "requests": run.requests,
+            "seconds": round(run.seconds, 3),
+            "declared": run.declared,
+            "disagreements": cases,
+            "departures": [_departure_json(found) for found in run.departures],
+        }
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     return 1 if run.failures else 0
+
+
+def _case_json(report: dict[str, Any], path: Path) -> dict[str, Any]:
+    """A disagreement as ``--json`` lists it: where, what, and the case file."""
+    found = report["disagreement"]
+    return {
+        "ruleset": report["ruleset"],
+        "players": report["players"],
+        "actions": len(report["actions"]),
+        "shrunk": report["shrunk"],
+        "message": found["message"],
+        "clauses": list(found["clauses"]),
+        "disputes": list(found.get("disputes") or []),
+        "case": str(path),
+    }
+
+
+def _departure_json(found: dict[str, Any]) -> dict[str, Any]:
+    """A declared departure as ``--json`` lists it."""
+    return {
+        "ruleset": found["ruleset"],
+        "players": found["players"],
+        "game": found["game_index"],
+        "message": found["disagreement"]["message"],
+        "rule": found["rule"],
+    }
 
 
 def _disputes_note(found: dict[str, Any]) -> str:
@@ -123,6 +174,12 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--timeout", type=float, default=ENGINE_TIMEOUT, help="seconds per engine answer"
     )
     p.add_argument("--replay", metavar="FILE", help="play the case in FILE again on the engine")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object (the run's counts, each disagreement "
+        "with its case file, each declared departure) instead of text, and no progress bar",
+    )
     p.add_argument(
         "--declare",
         metavar="FILE",

@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -27,18 +29,32 @@ def cmd_vectors(args: argparse.Namespace) -> int:
             installed = resources.files("tricklaw.spec").joinpath("vectors")
             out = Path(str(installed))
         problem = check(out)
-        if problem:
+        count = len(generate())
+        if args.json:
+            status = "differs" if problem else "agrees"
+            answer = {"status": status, "folder": str(out / FOLDER), "files": count}
+            _json(answer | {"problem": problem} if problem else answer)
+        elif problem:
             sys.stderr.write(f"tricklaw: vectors: {problem} (run 'tricklaw vectors')\n")
-            return 1
-        sys.stdout.write(f"vectors agree: {len(generate())} files in {out / FOLDER}\n")
-        return 0
+        else:
+            sys.stdout.write(f"vectors agree: {count} files in {out / FOLDER}\n")
+        return 1 if problem else 0
     if out is None:
         raise VectorError("no spec/ folder here: run from the repository root or give --out DIR")
     check_output_folder(out / FOLDER, "--out")
     files = write(out)
     size = sum(len(t.encode("utf-8")) for t in files.values())
-    sys.stdout.write(f"wrote {len(files)} files ({size} bytes) to {out / FOLDER}\n")
+    if args.json:
+        _json(
+            {"status": "written", "folder": str(out / FOLDER), "files": len(files), "bytes": size}
+        )
+    else:
+        sys.stdout.write(f"wrote {len(files)} files ({size} bytes) to {out / FOLDER}\n")
     return 0
+
+
+def _json(answer: Mapping[str, object]) -> None:
+    sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,5 +72,11 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--check",
         action="store_true",
         help="regenerate in memory and exit 1 naming the first file that differs",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object (status, folder, files; with --check "
+        "the first difference as 'problem')",
     )
     p.set_defaults(func=cmd_vectors)
