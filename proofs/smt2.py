@@ -165,8 +165,9 @@ def logic(formulas: Sequence[z3.ExprRef], declared: Sequence[str]) -> str:
     declared ``ALL`` that is linear arithmetic takes cvc5 up to a hundred times longer
     (18 s against 0.19 s for a score proof of Hund with 5 players). A query that
     ``simplify`` settles (to false) passes the probe whatever it holds, functions too
-    (the edition diff's ``held_at``): the declarations tell those apart. A term that ``simplify`` removed and the logic forbids would make cvc5 refuse the
-    script: an error, never a silent pass."""
+    (the edition diff's ``held_at``): the declarations tell those apart. A term that
+    ``simplify`` removed and the logic forbids would make cvc5 refuse the script: an
+    error, never a silent pass."""
     ctx = formulas[0].ctx if formulas else None
     goal = z3.Goal(ctx=ctx)
     goal.add(*formulas)
