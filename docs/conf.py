@@ -47,8 +47,11 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"show-inheritance": True}
 
-# Rounds per (ruleset, player count) in the score-distribution plot.
-tricklaw_plot_rounds = 200
+# Rounds per (ruleset, player count) in the score-distribution plot, and the engine that
+# plays them: "batch" (tricklaw.batch, equal to the reference game by game) or
+# "reference" (sphinx-build -D tricklaw_plot_engine=reference).
+tricklaw_plot_rounds = 5000
+tricklaw_plot_engine = "batch"
 
 # Nitpicky mode (-n): references to types outside this project cannot resolve without
 # intersphinx (the build must work offline), so they are ignored by module.

@@ -19,16 +19,24 @@ field a reader would trip on.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-try:  # not built for every platform: the players' page runs the model in Pyodide
-    import jsonschema_rs
-except ImportError:  # pragma: no cover - the page's case (tests/test_page_browser.py)
-    jsonschema_rs = None  # type: ignore[assignment]
+
+def _compiled_validators() -> Any:
+    """The ``jsonschema_rs`` module, or None where it is not installed: it is not built
+    for every platform, and the players' page runs the model in Pyodide."""
+    try:
+        return importlib.import_module("jsonschema_rs")
+    except ImportError:  # pragma: no cover - the page's case (tests/test_page_browser.py)
+        return None
+
+
+jsonschema_rs: Any = _compiled_validators()
 
 if TYPE_CHECKING:  # imported when first used: a log whose lines are well formed never uses it
     from jsonschema import Draft202012Validator

@@ -207,3 +207,18 @@ def test_the_statistics_plots_are_svg_panels_with_readable_labels(
         assert sizes and min(sizes) * min(1.0, 375 / (width * 4 / 3)) >= 9, (rid, sizes, width)
     inc = (tmp_path / "scores-plots.inc").read_text(encoding="utf-8")
     assert inc.count("![") == len(RULESETS)
+
+
+def test_the_statistics_games_are_the_references_whichever_engine_plays(
+    ext: ModuleType,
+) -> None:
+    """The plot's default engine is the batch engine; its first-round scores are the
+    reference's, seed for seed, at every player count of every ruleset (the fallback's
+    too: The Last's and Hund's two-player games)."""
+    pytest.importorskip("numpy")
+    for ruleset in RULESETS.values():
+        for players in ruleset.player_counts:
+            game = ruleset.make_game(players)
+            batch = ext.plot.first_round_scores(game, 12, "batch")
+            assert batch == ext.plot.first_round_scores(game, 12, "reference"), game
+            assert len(batch) == 12 * players

@@ -98,7 +98,7 @@ def generate(app: Sphinx) -> None:
     gen_sources(gen)
     t_disputes = gen_disputes(gen)
     t_bounds = gen_bounds(gen)
-    t_plot = gen_plot(gen, app.config.tricklaw_plot_rounds)
+    t_plot = gen_plot(gen, app.config.tricklaw_plot_rounds, app.config.tricklaw_plot_engine)
     LOG.info(
         f"tricklaw: generated pages in {time.perf_counter() - t0:.1f} s "
         f"(disputes simulation {t_disputes:.1f} s, score bounds {t_bounds:.1f} s, "
@@ -110,6 +110,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the roles, the directive, the docstring hooks and the page generation."""
     app.setup_extension("sphinx.ext.autodoc")
     app.add_config_value("tricklaw_plot_rounds", 200, "env")
+    app.add_config_value("tricklaw_plot_engine", "batch", "env")
     app.add_config_value("tricklaw_generate", True, "env")
     app.add_role("clause", clause_role)
     app.add_role("cards", cards_role)

@@ -9,20 +9,56 @@ import io
 import statistics
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .markdown import write
 from .rulesets import palette_line
 
+if TYPE_CHECKING:
+    from tricklaw.model.state import Game
 
-def gen_plot(gen: Path, rounds: int) -> float:
+
+CHUNK = 2000
+"""Games the batch engine plays at once for the plot (memory stays flat)."""
+
+
+def first_round_scores(game: Game, rounds: int, engine: str) -> list[int]:
+    """The first-round scores of each player in the random games of seeds ``0 ..
+    rounds - 1``, player by player, game after game: played by the batch engine
+    (:mod:`tricklaw.batch`, equal to the reference game by game: tests/test_batch.py) in
+    chunks, or with ``engine`` ``reference`` (or without numpy) one by one by
+    :func:`~tricklaw.model.agents.play_random_game`."""
+    if engine == "batch":
+        try:
+            from tricklaw.batch import engine_for
+        except ImportError:  # numpy is not installed: the reference plays
+            engine = "reference"
+    if engine == "batch":
+        scores: list[int] = []
+        batch = engine_for(game.ruleset.id)
+        for start in range(0, rounds, CHUNK):
+            seeds = tuple(range(start, min(rounds, start + CHUNK)))
+            totals = batch.play(game, seeds, max_rounds=1).totals
+            scores += [int(s) for row in totals.tolist() for s in row[: game.players]]
+        return scores
+    from tricklaw.model.agents import play_random_game
+
+    scores = []
+    for seed in range(rounds):
+        state = play_random_game(game, seed, max_rounds=1)
+        scores += list(state.history[0].scores[: game.players])
+    return scores
+
+
+def gen_plot(gen: Path, rounds: int, engine: str = "batch") -> float:
     """Box plots of round scores per player count (random agents), one SVG panel per
-    ruleset (``img/scores-<id>.svg``), drawn in a grid by ``scores-plots.inc``."""
+    ruleset (``img/scores-<id>.svg``), drawn in a grid by ``scores-plots.inc``; the games
+    are played by ``engine`` (:func:`first_round_scores`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from tricklaw.model.agents import play_random_game
     from tricklaw.model.rulesets import RULESETS
 
     start = time.perf_counter()
@@ -37,10 +73,7 @@ def gen_plot(gen: Path, rounds: int) -> float:
         data, labels = [], []
         for players in r.player_counts:
             game = r.make_game(players)
-            scores: list[int] = []
-            for seed in range(rounds):
-                state = play_random_game(game, seed, max_rounds=1)
-                scores += list(state.history[0].scores[: game.players])
+            scores = first_round_scores(game, rounds, engine)
             data.append(scores)
             labels.append(str(players))
             stats.append(
