@@ -34,7 +34,7 @@ def add_parser(sub: Any, run: Callable[[argparse.Namespace], int] | None = None)
         help="measure how often each dispute's reading changes a game",
         description="Paired games (same deals, same agent seeds) under each reading of "
         "each dispute and its default: how often a trick, a round's scores and the "
-        "winner change, with 95%% Wilson intervals.",
+        "winner change, with 95% Wilson intervals.",
     )
     p.add_argument("ruleset", nargs="?", help="one ruleset (default: all)")
     p.add_argument("--players", "-n", type=int, help="one player count (default: all)")
