@@ -20,9 +20,10 @@ import pytest
 import tiny
 
 from tricklaw.cli import main
+from tricklaw.impact.lockstep import pairs
 from tricklaw.impact.run import CHUNK, chunks, progress, study
 from tricklaw.impact.stats import wilson
-from tricklaw.impact.study import Case, cases, play_chunk
+from tricklaw.impact.study import MAX_ROUNDS, Case, cases, play_chunk, reading_game
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import load_registry
 
@@ -99,6 +100,30 @@ def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
     assert [row["pairs"] for row in one["cases"]] == [games, games]
     other_seed = study(small_study(), games, seed=4, jobs=1)
     assert result(other_seed) != result(one)
+
+
+def test_the_batch_engine_gives_the_references_pairs() -> None:
+    """Random agents' pairs are played by the batch engine where it has a kernel: the
+    same outcomes as the reference's, pair for pair, on a sample of every ruleset's cases
+    (a trick rule, a deck, a tie-break, a scoring reading; the 2-player and Hund sets
+    cases fall back to the reference and agree trivially)."""
+    pytest.importorskip("numpy")
+    sample = cases(list(RULESETS), agents=["random"])[::9]
+    assert {c.ruleset for c in sample} == set(RULESETS)
+    for case in sample:
+        batch = play_chunk(case, 40, 8, engine="batch")
+        assert batch == play_chunk(case, 40, 8, engine="reference"), case
+    lowhigh = first_case("LH-D-SAMECARD")
+    base, other = reading_game(lowhigh, lowhigh.default), reading_game(lowhigh, lowhigh.reading)
+    played = pairs(base, other, 0, 20, MAX_ROUNDS)  # the batch path itself, no fallback
+    assert played == play_chunk(lowhigh, 0, 20, engine="reference")
+    assert any(trick for trick, _, _ in played)
+
+
+def test_the_report_is_the_same_whichever_engine_plays() -> None:
+    games = CHUNK + 5
+    batch = study(small_study(), games, seed=3, jobs=1, engine="batch")
+    assert result(batch) == result(study(small_study(), games, seed=3, jobs=1, engine="reference"))
 
 
 @pytest.mark.slow

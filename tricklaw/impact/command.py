@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tricklaw.impact.run import study
-from tricklaw.impact.study import AGENTS, MEASURES, Step, cases
+from tricklaw.impact.study import AGENTS, ENGINES, MEASURES, Step, cases
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
 
@@ -50,6 +50,14 @@ def add_parser(sub: Any, run: Callable[[argparse.Namespace], int] | None = None)
     p.add_argument(
         "--ray", metavar="ADDRESS", help="run on the Ray cluster at ADDRESS ('local': start one)"
     )
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="batch",
+        help="what plays the games: the batch engine where it can (random agents on a "
+        "table with a kernel; the reference otherwise), or the reference always; the same "
+        "report either way (default: batch)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     p.add_argument("--json", dest="json_path", metavar="FILE", help="write the JSON report")
     p.add_argument("--plot", metavar="FILE", help="write the figure as SVG (needs matplotlib)")
@@ -73,7 +81,13 @@ def cmd_impact(args: argparse.Namespace, extra: Mapping[str, Step] | None = None
     if not chosen:
         raise TricklawError("no dispute with readings matches (see `tricklaw rulesets`)")
     report = study(
-        chosen, args.games, args.seed, jobs=args.jobs, ray_address=args.ray, agents=known
+        chosen,
+        args.games,
+        args.seed,
+        jobs=args.jobs,
+        ray_address=args.ray,
+        agents=known,
+        engine=args.engine,
     )
     if args.json_path:
         text = json.dumps(report, indent=1)

@@ -143,14 +143,26 @@ def compare(a: State[Any], b: State[Any]) -> tuple[bool, bool, bool]:
     return (trick, score, winner)
 
 
+ENGINES = ("batch", "reference")
+"""What plays a study's games: the batch engine where it can (random agents on a table
+with a kernel: :mod:`tricklaw.impact.lockstep`), else the reference; or the reference
+always. Both give the same pairs (tests/test_impact.py)."""
+
+
 def play_chunk(
-    case: Case, first: int, count: int, step: Step | None = None
+    case: Case, first: int, count: int, step: Step | None = None, engine: str = "batch"
 ) -> list[tuple[bool, bool, bool]]:
     """The paired games of ``case`` for seeds ``first .. first + count - 1``, in order,
     each pair compared (:func:`compare`); ``step`` is the agent (default: the case's
-    agent of :data:`AGENTS`)."""
+    agent of :data:`AGENTS`), ``engine`` one of :data:`ENGINES`."""
     step = step or AGENTS[case.agent]
     base, other = reading_game(case, case.default), reading_game(case, case.reading)
+    if engine == "batch" and step is random_step:
+        from tricklaw.impact.lockstep import pairs
+
+        batch = pairs(base, other, first, count, MAX_ROUNDS)
+        if batch is not None:
+            return batch
     return [
         compare(play(base, seed, step), play(other, seed, step))
         for seed in range(first, first + count)
