@@ -132,7 +132,7 @@ def test_first_difference_names_the_result_and_its_field() -> None:
 
 def _args(target: Path, check: bool) -> argparse.Namespace:
     """``tricklaw bounds --out TARGET [--check]``'s arguments, every ruleset."""
-    return argparse.Namespace(ruleset=[], out=str(target), check=check)
+    return argparse.Namespace(ruleset=[], out=str(target), check=check, json=False)
 
 
 def test_the_command_writes_and_checks_the_file(
