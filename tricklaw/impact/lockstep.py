@@ -109,9 +109,11 @@ def pairs(base: Game, other: Game, first: int, count: int, max_rounds: int) -> O
     and ``other``, each compared (trick, score, winner); None where the batch engine has
     no path for either game."""
     try:
-        from tricklaw.batch import engine_for
-    except ImportError:  # numpy is not installed: the reference plays
+        import numpy  # noqa: F401  (the batch engine's arrays)
+    except ImportError:  # not installed: the reference plays
         return None
+    from tricklaw.batch import engine_for
+
     seeds = tuple(range(first, first + count))
     played = []
     for game in (base, other):

@@ -30,10 +30,12 @@ def first_round_scores(game: Game, rounds: int, engine: str) -> list[int]:
     :func:`~tricklaw.model.agents.play_random_game`."""
     if engine == "batch":
         try:
-            from tricklaw.batch import engine_for
-        except ImportError:  # numpy is not installed: the reference plays
+            import numpy  # noqa: F401  (the batch engine's arrays)
+        except ImportError:  # not installed: the reference plays
             engine = "reference"
     if engine == "batch":
+        from tricklaw.batch import engine_for
+
         scores: list[int] = []
         batch = engine_for(game.ruleset.id)
         for start in range(0, rounds, CHUNK):
