@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,14 @@ def test_the_batch_engine_gives_the_references_pairs() -> None:
     played = pairs(base, other, 0, 20, MAX_ROUNDS)  # the batch path itself, no fallback
     assert played == play_chunk(lowhigh, 0, 20, engine="reference")
     assert any(trick for trick, _, _ in played)
+
+
+def test_without_numpy_the_reference_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    case = first_case("LH-D-SAMECARD")
+    base, other = reading_game(case, case.default), reading_game(case, case.reading)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # ``import numpy`` now fails
+    assert pairs(base, other, 0, 3, MAX_ROUNDS) is None
+    assert len(play_chunk(case, 0, 3, engine="batch")) == 3
 
 
 def test_the_report_is_the_same_whichever_engine_plays() -> None:
