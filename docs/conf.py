@@ -74,8 +74,9 @@ nitpick_ignore_regex = [
         r"|Starlette|Config|ServerState|H11Protocol|LogRecord|Formatter|TimerHandle"
         r"|BaseTransport|AbstractEventLoop|TracebackType",
     ),
-    # The OpenSpiel adapter's numpy tensors and pyspiel base classes.
-    (r"py:.*", r"(numpy|pyspiel)(\..*)?"),
+    # The OpenSpiel adapter's numpy tensors and pyspiel base classes; numpy's types as
+    # written where numpy is imported for the type checker only (tricklaw.impact.lockstep).
+    (r"py:.*", r"(numpy|pyspiel|np|npt)(\..*)?"),
     (r"py:.*", r"(int|str|bool|float|bytes|object|None|type|dict|list|tuple|set|frozenset)"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|TextIO|NoReturn|Generic)"),
     (r"py:.*", r"(ABC|IntEnum|NamedTuple|Exception|ValueError|TypeVar|NewType)"),
