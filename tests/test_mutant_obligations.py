@@ -251,6 +251,26 @@ def test_a_documented_hollow_row_is_no_kill() -> None:
     assert [r["status"] for r in bad] == ["vacuous", "unknown"]
 
 
+def test_a_step_that_fell_over_is_judged_by_its_traceback(tmp_path: Path) -> None:
+    """A step verify reported as a ``fail`` row with its traceback (rather than dying) is
+    classified like a crash: in the mutated model, a model exception; in verify's own
+    code, a ``step-exception`` kill (outside the strict score), no longer an error."""
+    err = REMOTE.format(tree=tmp_path, where=tmp_path / "proofs/tricks.py", error="KeyError: 7")
+    assert crash_kind(err, tmp_path, [])[0] == ERROR
+    assert crash_kind(err, tmp_path, [], stepped=True)[0] == "step-exception"
+    model = REMOTE.format(
+        tree=tmp_path, where=tmp_path / "model/rulesets/lowhigh.py", error="IndexError: x"
+    )
+    assert crash_kind(model, tmp_path, [], stepped=True)[0] == "model-exception"
+    row = {"obligation": "trick obligations", "ruleset": "lowhigh", "players": "3"} | {
+        "reading": "",
+        "status": "fail",
+        "witness": {"traceback": err},
+    }
+    (failed,) = runner.failed_rows({"results": [row]})
+    assert failed["traceback"] == err and "step-exception" not in runner.STRICT_KINDS
+
+
 def test_an_illegal_action_crosses_a_process_boundary() -> None:
     """verify's workers pickle a check's exception to the parent; an error that does not
     unpickle turned a detection into an unrelated ``TypeError`` there."""
