@@ -310,7 +310,10 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
     round on."""
     rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, TIMEOUT)
     seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
-    assert [(r.reading, r.status) for r in seat] == [("ghost-seat=per-round", "pass")]
+    assert [(r.reading, r.status) for r in seat] == [
+        ("ghost-seat=per-round", "pass"),
+        ("ghost-seat=fixed", "pass"),
+    ]
     assert not [
         r
         for r in round_rule_checks.rule_results(get_ruleset("the-last"), 3, {}, 1)
@@ -338,3 +341,33 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
         """,
     )
     assert bad[0][0] == COUNTEREXAMPLE and bad[0][1]["inputs"]["index"] > 0
+    assert bad[1][0] == COUNTEREXAMPLE and bad[1][1]["inputs"]["index"] > 0
+
+
+@pytest.mark.parametrize("round_read", ["1", "-1"])
+def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round_read: str) -> None:
+    """The survivor of session 8's mutation run: under ``ghost-seat=fixed`` the model
+    seats the ghost by round 2's (or the previous round's) first player instead of round
+    1's. One round's log cannot show it; the rule reads the game's first round too."""
+    bad = run_planted(
+        tmp_path,
+        f"""
+        import json, sys
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/the_last/ruleset.py"
+        text = path.read_text()
+        was, now = "history[0].first_leader", "history[{round_read}].first_leader"
+        assert text.count(was) == 1
+        path.write_text(text.replace(was, now))
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import round_rule_checks
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {{}}, 30_000)
+        seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
+        print(json.dumps([[r.reading, r.status, r.witness] for r in seat]))
+        """,
+    )
+    assert [(reading, status) for reading, status, _ in bad] == [
+        ("ghost-seat=per-round", "pass"),
+        ("ghost-seat=fixed", COUNTEREXAMPLE),
+    ]
