@@ -269,6 +269,7 @@ def test_a_step_that_fell_over_is_judged_by_its_traceback(tmp_path: Path) -> Non
     }
     (failed,) = runner.failed_rows({"results": [row]})
     assert failed["traceback"] == err and "step-exception" not in runner.STRICT_KINDS
+    assert "vectors" in runner.KINDS and "vectors" not in runner.STRICT_KINDS
 
 
 def test_an_illegal_action_crosses_a_process_boundary() -> None:
@@ -371,3 +372,31 @@ def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round
         ("ghost-seat=per-round", "pass"),
         ("ghost-seat=fixed", COUNTEREXAMPLE),
     ]
+
+
+def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) -> None:
+    """The survivor of session 8's mutation run: Sticheln's judge stops citing the
+    zero-ignored clause where a lead-colour card wins (the winner is unchanged, so no
+    proof about the winner can see it). The published vectors carry each trick's deciding
+    clauses, and verify runs them again."""
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/sticheln.py"
+        text = path.read_text()
+        was = "winner_takes_all(trick, lead_i, (via, case, *zero_note))"
+        assert text.count(was) == 1
+        path.write_text(text.replace(was, "winner_takes_all(trick, lead_i, (via, case))"))
+        from tricklaw.model import get_ruleset
+        from tricklaw.verify.checks import vector_results
+        rows = vector_results(get_ruleset("sticheln"))
+        print(json.dumps([[r.obligation, r.status, r.detail] for r in rows]))
+        """,
+    )
+    failed = {name: detail for name, status, detail in rows if status == "fail"}
+    assert list(failed) == ["vectors tricks", "vectors games"], rows
+    assert "clauses" in failed["vectors tricks"]
+    assert all(status == "pass" for name, status, _ in rows if name not in failed)

@@ -40,6 +40,9 @@ How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
   failure is verify's report of the mutant, though not one naming the broken rule. The
   same traceback in the model, or a ``TricklawError``, is a ``model-exception`` or
   ``check-exception`` as above;
+* ``vectors``: only the ``vectors KIND`` rows failed: the model no longer gives its own
+  published conformance vectors (a regression against its past answers, not a rule's
+  proof or check);
 * ``timeout``: verify did not finish within :func:`time_limit`, while the unmutated run
   finished in at most a third of it (a cut run whose baseline is not well inside the
   limit is status ``timeout``, undecided, never a kill).
@@ -51,8 +54,8 @@ syntax error, a broken process pool, memory, no traceback at all).
 
 The score is killed / (killed + survived + timeout); ``strict-score`` counts only kills
 by an obligation, a counterexample, a check's exception or a timeout (not the mutated
-code's own exceptions, nor a step's fall). verify alone must kill every mutant that changes a rule's
-behaviour.
+code's own exceptions, nor a step's fall, nor the published vectors alone). verify
+alone must kill every mutant that changes a rule's behaviour.
 """
 
 from __future__ import annotations
@@ -88,9 +91,12 @@ KINDS = (
     "check-exception",
     "model-exception",
     "step-exception",
+    "vectors",
     "timeout",
 )
 """The ways a mutant is killed (see the module docstring)."""
+VECTORS = "vectors "
+"""The obligation names of verify's conformance-vector rows (``vectors KIND``)."""
 STRICT_KINDS = frozenset({"obligation", "counterexample", "check-exception", "timeout"})
 """The kinds the strict score counts: not the mutated code's own exceptions."""
 HARNESS_ERRORS = frozenset(
@@ -343,6 +349,8 @@ def verify(
         if failed or code != 0:
             first = reported[0]["status"] if reported else ""
             kind = "counterexample" if first == "counterexample" else "obligation"
+            if reported and all(r["obligation"].startswith(VECTORS) for r in reported):
+                kind = "vectors"
             return KILLED, failed or [{"obligation": "exit status", "status": "fail"}], kind
         return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]

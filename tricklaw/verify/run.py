@@ -40,7 +40,13 @@ from tricklaw.proofs.solver import fresh_context
 from tricklaw.proofs.statuses import FAIL
 from tricklaw.spec.errors import OptionError
 from tricklaw.spec.proved_bounds import load_bounds
-from tricklaw.verify.checks import example_results, registry_checks, self_check, shuffle_check
+from tricklaw.verify.checks import (
+    example_results,
+    registry_checks,
+    self_check,
+    shuffle_check,
+    vector_results,
+)
 
 
 @dataclass(frozen=True)
@@ -161,8 +167,8 @@ def _ruleset_checks(
     scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
 ) -> list[Result]:
     """A ruleset's checks over all its player counts: the registry, the worked examples
-    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands) and the
-    tie and gap detector."""
+    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands), the
+    tie and gap detector and the published conformance vectors."""
     results = registry_checks(ruleset)
     results += example_results(ruleset)
     with labelled(obligation="example-z3"):
@@ -173,6 +179,7 @@ def _ruleset_checks(
     whole = scope.players is None and not scope.options
     with labelled(obligation="ties"):
         results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
+    results += vector_results(ruleset)
     return results
 
 
