@@ -138,6 +138,26 @@ def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     assert plain.failures[0]["game_index"] == found["game_index"]
 
 
+def test_a_departure_is_written_to_out_and_the_run_exits_0(tmp_path: Path) -> None:
+    out = tmp_path / "cases"
+    done = subprocess.run(
+        [sys.executable, "-m", "tricklaw", "fuzz", "--games", "30", "--seed", "1", "--json",
+         "--out", str(out), "--engine", engine("last-seat", OWN_TIE, tmp_path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["disagreements"] == [] and answer["departures"]
+    first = answer["departures"][0]
+    written = json.loads(Path(first["case"]).read_text("utf-8"))
+    assert Path(first["case"]).name.startswith("departure-")
+    assert written["departure"] == first["rule"] and written["game_index"] == first["game"]
+    assert written["disagreement"]["disputes"] == ["STI-D-GAMETIE"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        Path(d["case"]).name for d in answer["departures"]
+    )
+
+
 def test_a_wrong_trick_is_not_excused_by_an_own_rule_for_another_dispute(tmp_path: Path) -> None:
     own = copy.deepcopy(OWN_TIE)
     own["rulesets"]["sticheln"]["disputes"]["STI-D-ZEROLEAD"] = {"reading": "own", "rule": "x"}

@@ -94,6 +94,10 @@ def fuzz(
                 continue
             own = departure(declaration, outcome.case, outcome.disagreement)
             if own is not None:
+                report = case_json(outcome, command)  # not shrunk: nothing to mend
+                report["departure"] = own
+                report["game_index"] = index
+                report["run_seed"] = seed
                 run.departures.append(
                     {
                         "game_index": index,
@@ -101,6 +105,7 @@ def fuzz(
                         "players": case.players,
                         "rule": own,
                         "disagreement": outcome.disagreement.as_json(),
+                        "report": report,
                     }
                 )
                 continue
