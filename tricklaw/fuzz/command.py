@@ -76,6 +76,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             progress=advance,
         )
     text = not args.json
+    if text:
+        for note in run.notes:
+            sys.stderr.write(f"tricklaw: fuzz: note: {note}\n")
     for found in run.departures:
         found["case"] = _write_case(out, "departure", found["report"])
         if text:
@@ -106,6 +109,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             "requests": run.requests,
             "seconds": round(run.seconds, 3),
             "declared": run.declared,
+            "notes": run.notes,
             "disagreements": cases,
             "departures": [_departure_json(found) for found in run.departures],
         }
