@@ -85,11 +85,12 @@ def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -
     the engine hands these readings to the reference)."""
     game = get_ruleset(ruleset).make_game(players, options)
     engine = engine_for(ruleset)
-    if not engine.vectorised:
-        pytest.skip(f"{ruleset} has no batch path here: the reference plays it")
+    if not engine.kernel_plays(game):
+        if not engine.kernel_plays(get_ruleset(ruleset).make_game(players, {})):
+            pytest.skip(f"{ruleset} {players}p has no batch path here: the reference plays it")
+        return 0  # a reading the batch engine leaves to the reference (Hund's sets)
     chunk = engine.play(game, tuple(seeds), MAX_ROUNDS, trace=True)
-    if chunk.trace is None:  # a reading the batch engine leaves to the reference (Hund's sets)
-        return 0
+    assert chunk.trace is not None, "a table with a kernel is traced"
     for g, seed in enumerate(seeds):
         log = game_log(game, chunk, g)
         verdict = check_lines(log)
@@ -155,6 +156,20 @@ def test_bench_reports_both_engines() -> None:
     assert report["rounds_per_s"] > 0 and report["reference_rounds_per_s"] > 0
 
 
+@pytest.mark.skipif(not jit.AVAILABLE, reason="numba is not installed (or TRICKLAW_BATCH_JIT=0)")
+def test_bench_says_which_tables_the_kernel_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    """``vectorised`` in bench's JSON line is the table's: Sticheln with 4 players has a
+    kernel; Hund with 2 players (the virtual player) is played by the reference."""
+    from tricklaw.cli import main
+
+    said = {}
+    for ruleset, players in (("sticheln", 4), ("hund", 2)):
+        argv = ["bench", ruleset, "--players", str(players), "--jobs", "1", "--rounds", "6"]
+        assert main(argv) == 0
+        said[ruleset] = json.loads(capsys.readouterr().out)["vectorised"]
+    assert said == {"sticheln": True, "hund": False}
+
+
 def sampled_options(ruleset: str, draw: random.Random) -> dict[str, Any]:
     """A reading of every option of ``ruleset`` drawn by ``draw``: any of a text option's
     choices, and a whole-number option's default or one of its two smallest values."""
@@ -203,9 +218,9 @@ def test_a_plug_in_game_falls_back_to_the_reference() -> None:
 
     with tiny.registered() as ruleset_id:
         engine = engine_for(ruleset_id)
-        assert not engine.vectorised
         ruleset = get_ruleset(ruleset_id)
         game = ruleset.make_game(ruleset.player_counts[0], {})
+        assert not engine.kernel_plays(game)
         chunk = engine.play(game, (3, 4), 2)
         reference = [play_random_game(game, s, max_rounds=2).returns() for s in (3, 4)]
         assert chunk.totals.tolist() == [list(t) for t in reference]

@@ -118,12 +118,9 @@ def pairs(base: Game, other: Game, first: int, count: int, max_rounds: int) -> O
     played = []
     for game in (base, other):
         engine = engine_for(game.ruleset.id)
-        if not engine.vectorised:
+        if not engine.kernel_plays(game):  # the reference plays this table or reading
             return None
-        chunk = engine.play(game, seeds, max_rounds, trace=True)
-        if chunk.trace is None:  # this reading is handed to the reference
-            return None
-        played.append(chunk)
+        played.append(engine.play(game, seeds, max_rounds, trace=True))
     trick, score = compared(played[0], played[1])
     out = []
     for g in range(count):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
-from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.engine import Bools, Lockstep, Table
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.rulesets.hund import ROUNDS, rules_of
@@ -198,18 +198,11 @@ class HundBatch(Lockstep):
     """Hund in the batch engine: the kernel for 3-5 players with drawn designations where
     numba is installed; the reference engine otherwise."""
 
-    @property
-    def vectorised(self) -> bool:  # type: ignore[override]
-        """Whether the kernel runs (numba available)."""
-        return jit.AVAILABLE
-
-    def play(
-        self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False
-    ) -> Chunk:
-        """The lockstep loop, or the reference (two players, sets, no numba)."""
-        if not jit.AVAILABLE or game.players != game.seats or rules_of(game).sets:
-            return ReferenceFallback().play(game, seeds, max_rounds, trace)
-        return super().play(game, seeds, max_rounds, trace)
+    def kernel_plays(self, game: Game) -> bool:
+        """Not the two-player game (the virtual player, HUND-TWO-1) nor the custom
+        ``designation-mode=sets``."""
+        two_players = game.players != game.seats
+        return super().kernel_plays(game) and not two_players and not rules_of(game).sets
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """After five rounds (HUND-GAME-1)."""

@@ -125,7 +125,10 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
 
 
 class LowHighBatch(Lockstep):
-    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep."""
+    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep: the kernel where
+    numba is installed, else numpy's arrays."""
+
+    needs_numba = False
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """After ``rounds`` rounds, or as many as players (LH-GAME-1)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
-from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.engine import Bools, Lockstep, Table
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import KEEP, SWAP
 from tricklaw.model.rulesets.the_last.rules import HAND_SIZE
@@ -123,18 +123,9 @@ class TheLastBatch(Lockstep):
     """The Last in the batch engine: the kernel for 3-5 players where numba is installed;
     the reference engine for the ghost game and without numba."""
 
-    @property
-    def vectorised(self) -> bool:  # type: ignore[override]
-        """Whether the kernel runs (numba available)."""
-        return jit.AVAILABLE
-
-    def play(
-        self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False
-    ) -> Chunk:
-        """The lockstep loop, or the reference for the ghost game or without numba."""
-        if not jit.AVAILABLE or game.players != game.seats:
-            return ReferenceFallback().play(game, seeds, max_rounds, trace)
-        return super().play(game, seeds, max_rounds, trace)
+    def kernel_plays(self, game: Game) -> bool:
+        """Not the ghost game (LAST-GHOST-1: two players, three seats)."""
+        return super().kernel_plays(game) and game.players == game.seats
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """After ``rounds`` rounds (dispute LAST-D-ROUNDS)."""
