@@ -115,7 +115,7 @@ CASES = [
     (rid, n, _short(rid))
     for rid in ("lowhigh", "sticheln", "sticheln-1993", "the-last", "hund")
     for n in get_ruleset(rid).player_counts
-    if n > 2  # the ghost and the virtual player: the reference plays them
+    if n > 2 or rid == "the-last"  # Hund's virtual player: the reference plays it
 ] + [
     ("lowhigh", 4, {"same-card": "among-rest", "first-leader": "seat0", "rounds": 2}),
     ("lowhigh", 3, {"same-card": "among-rest", "game-tie": "nobody"}),
@@ -125,6 +125,8 @@ CASES = [
     ("sticheln-1993", 5, {"deck": "full", "end": "target", "target": 3}),
     ("the-last", 4, {"unused-points": "last-winner", "last-play": "free", "rounds": 2}),
     ("the-last", 3, {"last-play": "free", "game-tie": "nobody"}),
+    ("the-last", 2, {"ghost-play": "first-legal", "ghost-seat": "fixed", "rounds": 3}),
+    ("the-last", 2, {"ghost-play": "first-legal", "last-play": "free", "rounds": 2}),
     ("hund", 4, {"trump-timing": "from-card", "lead-tie": "earliest"}),
     ("hund", 3, {"trump-timing": "next-trick", "hund-tie": "scores", "designation": "ascending"}),
     ("hund", 5, {"values": "from-0", "more-cards": "yes", "set-repeat": "stack"}),

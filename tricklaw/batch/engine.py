@@ -42,7 +42,8 @@ class Trace:
     dealer, piles, first)`` with ``hands`` one ``(games, cards)`` array of card numbers per
     seat in dealt order, ``dealer`` an array of seats or None, ``piles`` name -> cards
     array, ``first`` the drawn first players or None, then optionally ``extras`` (name ->
-    numbers); ``("action", seat, action)``, optionally with a mask of the games that act;
+    numbers, or None) and ``seating`` (each game's clockwise order of seats; default 0, 1,
+    ...); ``("action", seat, action)``, optionally with a mask of the games that act;
     ``("trick", leader, cards, winner, recipients)`` with ``winner`` and ``recipients``
     (one per card, ``-1`` = aside) as absolute seats (``winner`` ``-1`` = nobody);
     ``("scores", scores, facts)`` with ``facts`` a list of one dict per game.
