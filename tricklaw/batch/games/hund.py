@@ -197,13 +197,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                             if hand[seat, c] and colour[c] == lead:
                                 legal[options] = c
                                 options += 1
-                    if options == 0:
-                        for c in range(width):
-                            if hand[seat, c]:
-                                legal[options] = c
-                                options += 1
-                    card = legal[jit.splitmix_below(agent, g, options)]
-                    hand[seat, card] = False
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
                 played[g, t, p] = card
                 hit = value[card] == number
                 if by_sets:

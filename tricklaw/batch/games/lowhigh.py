@@ -82,13 +82,7 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                else:
-                    for c in range(width):
-                        if hand[seat, c]:
-                            legal[options] = c
-                            options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
-                hand[seat, card] = False
+                card = jit.draw_card(hand, seat, legal, options, agent, g)
                 held[seat, colour[card]] -= 1
                 played[g, t, p] = card
                 if p == 0:

@@ -79,13 +79,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
         for p in range(players):  # the picks, from the leader on (STI93-SELECT-1)
             seat = (first + p) % players
-            options = 0
-            for c in range(width):
-                if hand[seat, c]:
-                    legal[options] = c
-                    options += 1
-            card = legal[jit.splitmix_below(agent, g, options)]
-            hand[seat, card] = False
+            card = jit.draw_card(hand, seat, legal, 0, agent, g)
             picks[g, seat] = card
             scores[g, seat] = -value[card]  # the picked card counts (STI93-SCORE-3)
         leader = first
@@ -108,8 +102,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                     ):
                         legal[options] = c
                         options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
-                hand[seat, card] = False
+                card = jit.draw_card(hand, seat, legal, options, agent, g)
                 played[g, t, p] = card
                 if p == 0:
                     lead = colour[card]

@@ -107,13 +107,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                                 if ok:
                                     legal[options] = c
                                     options += 1
-                    if options == 0:
-                        for c in range(width):
-                            if hand[seat, c]:
-                                legal[options] = c
-                                options += 1
-                    card = legal[jit.splitmix_below(agent, g, options)]
-                    hand[seat, card] = False
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
                 played[g, t, p] = card
                 seen[colour[card]] = True
                 seat = after[g, seat]
