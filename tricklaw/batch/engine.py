@@ -160,16 +160,18 @@ class BatchEngine(ABC):
 
 class Lockstep(BatchEngine):
     """A ruleset played with array operations: the generic round loop; each ruleset
-    supplies :meth:`play_round` and :meth:`game_over`, and narrows :meth:`kernel_plays` to
-    the tables its kernel plays."""
+    supplies :meth:`play_round` and :meth:`game_over` (and, if its kernel leaves some
+    tables or readings to the reference, narrows :meth:`kernel_plays`)."""
 
     needs_numba: bool = True
-    """Whether the lockstep part runs only as a numba kernel (:data:`jit.AVAILABLE`); False
-    for a ruleset with a numpy path too (LowHigh)."""
+    """Whether the lockstep part runs only as a numba kernel
+    (:data:`~tricklaw.batch.jit.AVAILABLE`); False for a ruleset with a numpy path too
+    (Low-High)."""
 
     def kernel_plays(self, game: Game) -> bool:
         """Whether the lockstep part plays ``game``: numba is available, or not needed. A
-        ruleset overrides this with its own condition on the table (``super()`` and it)."""
+        ruleset whose kernel leaves some tables to the reference overrides this with
+        ``super().kernel_plays(game)`` and its own condition on ``game``."""
         return jit.AVAILABLE or not self.needs_numba
 
     @abstractmethod
