@@ -180,10 +180,16 @@ class TheLastBatch(Lockstep):
             [rules.last_play_free, rules.unused_to_last_winner, rules.ghost_first_legal],
             dtype=np.int64,
         )
+        # Contiguous copies: numba compiles one version for every layout it is given, and a
+        # column slice's layout changes with the number of games (one game: contiguous).
+        hands, ghost, points = (
+            np.ascontiguousarray(part)
+            for part in np.split(dense, [dealt, dealt + ghost_cards], axis=1)
+        )
         play_round_kernel(
-            dense[:, :dealt],
-            dense[:, dealt : dealt + ghost_cards],
-            dense[:, dealt + ghost_cards :],
+            hands,
+            ghost,
+            points,
             n,
             flags,
             after,
