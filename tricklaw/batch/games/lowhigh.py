@@ -82,13 +82,7 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                else:
-                    for c in range(width):
-                        if hand[seat, c]:
-                            legal[options] = c
-                            options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
-                hand[seat, card] = False
+                card = jit.draw_card(hand, seat, legal, options, agent, g)
                 held[seat, colour[card]] -= 1
                 played[g, t, p] = card
                 if p == 0:
@@ -125,7 +119,10 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
 
 
 class LowHighBatch(Lockstep):
-    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep."""
+    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep: the kernel where
+    numba is installed, else numpy's arrays."""
+
+    needs_numba = False
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """After ``rounds`` rounds, or as many as players (LH-GAME-1)."""

@@ -19,11 +19,10 @@ from typing import Any
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
-from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.engine import Bools, Lockstep, Table
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.rulesets.sticheln import Sticheln
-from tricklaw.model.state import Game
 
 HAND_SIZE = 15
 TRICKS = HAND_SIZE - 1
@@ -80,13 +79,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
         for p in range(players):  # the picks, from the leader on (STI93-SELECT-1)
             seat = (first + p) % players
-            options = 0
-            for c in range(width):
-                if hand[seat, c]:
-                    legal[options] = c
-                    options += 1
-            card = legal[jit.splitmix_below(agent, g, options)]
-            hand[seat, card] = False
+            card = jit.draw_card(hand, seat, legal, 0, agent, g)
             picks[g, seat] = card
             scores[g, seat] = -value[card]  # the picked card counts (STI93-SCORE-3)
         leader = first
@@ -109,8 +102,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                     ):
                         legal[options] = c
                         options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
-                hand[seat, card] = False
+                card = jit.draw_card(hand, seat, legal, options, agent, g)
                 played[g, t, p] = card
                 if p == 0:
                     lead = colour[card]
@@ -156,19 +148,6 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
 class StichelnBatch(Lockstep):
     """Sticheln (one edition) in the batch engine: the kernel where numba is installed,
     else the reference engine game by game."""
-
-    @property
-    def vectorised(self) -> bool:  # type: ignore[override]
-        """Whether the kernel runs (numba available)."""
-        return jit.AVAILABLE
-
-    def play(
-        self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False
-    ) -> Chunk:
-        """The lockstep loop, or the reference without numba."""
-        if not jit.AVAILABLE:
-            return ReferenceFallback().play(game, seeds, max_rounds, trace)
-        return super().play(game, seeds, max_rounds, trace)
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """1993 with ``end=target``: a total reaches the target (dispute STI93-D-END); else
