@@ -166,20 +166,25 @@ def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
 def _ruleset_checks(
     scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
 ) -> list[Result]:
-    """A ruleset's checks over all its player counts: the registry, the worked examples
-    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands), the
-    tie and gap detector and the published conformance vectors."""
-    results = registry_checks(ruleset)
-    results += example_results(ruleset)
-    with labelled(obligation="example-z3"):
-        results += example_constraints.example_results(ruleset, scope.timeout_ms)
-    with labelled(obligation="example-legality"):
-        results += example_legality.sequence_results(ruleset, scope.timeout_ms)
+    """A ruleset's checks over all its player counts, each guarded on its own
+    (:func:`guarded`): the registry, the worked examples (by the model, by Z3 on the
+    trick rule and by a Z3 search for legal hands), the tie and gap detector and the
+    published conformance vectors."""
     counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
     whole = scope.players is None and not scope.options
-    with labelled(obligation="ties"):
-        results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
-    results += vector_results(ruleset)
+    ms = scope.timeout_ms
+    parts: tuple[tuple[str, Callable[[], list[Result]]], ...] = (
+        ("registry", lambda: registry_checks(ruleset)),
+        ("worked examples", lambda: example_results(ruleset)),
+        ("example-z3", lambda: example_constraints.example_results(ruleset, ms)),
+        ("example-legality", lambda: example_legality.sequence_results(ruleset, ms)),
+        ("ties", lambda: ties.ties(ruleset, counts, options, ms, complete=whole)),
+        ("vectors", lambda: vector_results(ruleset)),
+    )
+    results: list[Result] = []
+    for name, call in parts:
+        with labelled(obligation=name):
+            results += guarded(name, ruleset.id, None, call)
     return results
 
 
@@ -254,12 +259,7 @@ def _run_unit(
                 )
         elif unit.players is None:
             progress(f"{ruleset.id}: registry, worked examples, ties")
-            results = guarded(
-                "registry, worked examples, ties",
-                ruleset.id,
-                None,
-                lambda: _ruleset_checks(scope, ruleset, options),
-            )
+            results = _ruleset_checks(scope, ruleset, options)
         else:
             results = []
             for name, step in PLAYER_STEPS:
