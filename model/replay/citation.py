@@ -125,6 +125,21 @@ def replayed_answer(
     return answer
 
 
+def totals_of(state: State[Any]) -> list[int]:
+    """The totals, as records and the protocol write them (an answer to replay)."""
+    return list(state.returns())
+
+
+def legal_of(state: State[Any]) -> list[str]:
+    """The legal actions in notation, sorted (an answer to replay)."""
+    return sorted(state.action_to_string(a) for a in state.legal_actions())
+
+
+def scores_from(first: int) -> Callable[[State[Any]], list[list[int]]]:
+    """The scores of the rounds finished from round ``first`` (from 0) on."""
+    return lambda state: [list(log.scores) for log in state.history[first:]]
+
+
 def _canonical(key: str, value: Any) -> Any:
     """A trick field with its piles sorted (the order of cards taken or set aside does
     not matter; the order of the cards played does)."""

@@ -14,7 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tricklaw.model.record import log_json
-from tricklaw.model.replay.citation import Citation, cite, replayed_answer
+from tricklaw.model.replay.citation import (
+    Citation,
+    cite,
+    replayed_answer,
+    scores_from,
+    totals_of,
+)
 from tricklaw.model.replay.verdict import DivergenceError, show
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 
@@ -39,19 +45,9 @@ def round_over(state: State[Any] | None, index: int) -> bool:
     return state is not None and (state.phase is Phase.OVER or state.info.index > index)
 
 
-def _totals(state: State[Any]) -> list[int]:
-    return list(state.returns())
-
-
-def _over(state: State[Any]) -> bool:
-    return state.phase is Phase.OVER
-
-
-def _round_scores(index: int) -> Callable[[State[Any]], list[int] | None]:
-    """Round ``index``'s scores in a state (None before it ends)."""
-    return lambda state: next(
-        (list(log.scores) for log in state.info.history if log.index == index), None
-    )
+def _round_scores(index: int) -> Callable[[State[Any]], list[list[int]]]:
+    """Round ``index``'s scores in a state (none before it ends)."""
+    return lambda state: scores_from(index)(state)[:1]
 
 
 def _cite_state(
@@ -98,7 +94,7 @@ def check_round_end(
                         "scores",
                         (),
                         replayed_answer(state, _round_scores(index)),
-                        fields[key],
+                        [fields[key]],
                     )
                     if key == "scores"
                     else [deciding.get(key, "")]
@@ -111,7 +107,7 @@ def check_round_end(
             f"the {noun} says the totals after round {index + 1} are {show(fields['totals'])}",
             totals,
             fields["totals"],
-            cite(game, "totals", (), replayed_answer(state, _totals), fields["totals"]),
+            cite(game, "totals", (), replayed_answer(state, totals_of), fields["totals"]),
         )
 
 
@@ -128,7 +124,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says the game is {said}",
             over,
             fields["complete"],
-            _cite_state(game, "end", state, _over, fields["complete"]),
+            _cite_state(game, "end", state, State.is_terminal, fields["complete"]),
             expected_text="over" if over else f"not over ({progress(state)})",
         )
     if "totals" in fields and fields["totals"] != totals:
@@ -136,7 +132,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says totals = {show(fields['totals'])}",
             totals,
             fields["totals"],
-            _cite_state(game, "totals", state, _totals, fields["totals"]),
+            _cite_state(game, "totals", state, totals_of, fields["totals"]),
         )
     if "winners" in fields:
         if not over:

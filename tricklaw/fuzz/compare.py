@@ -15,7 +15,15 @@ from tricklaw.fuzz.engine import Engine
 from tricklaw.model import actions
 from tricklaw.model.cards import Card
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import Citation, cite, replayed_answer, trick_answer
+from tricklaw.model.replay.citation import (
+    Citation,
+    cite,
+    legal_of,
+    replayed_answer,
+    scores_from,
+    totals_of,
+    trick_answer,
+)
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import State
 from tricklaw.spec.errors import TricklawError
@@ -25,21 +33,6 @@ class MismatchError(Exception):
     def __init__(self, disagreement: Disagreement) -> None:
         super().__init__(disagreement.message)
         self.disagreement = disagreement
-
-
-def totals_of(state: State[Any]) -> list[int]:
-    """The totals, as the protocol writes them."""
-    return list(state.returns())
-
-
-def legal_of(state: State[Any]) -> list[str]:
-    """The legal actions in notation, sorted."""
-    return sorted(state.action_to_string(a) for a in state.legal_actions())
-
-
-def scores_from(first: int) -> Callable[[State[Any]], list[list[int]]]:
-    """The scores of the rounds finished from round ``first`` on."""
-    return lambda state: [list(log.scores) for log in state.history[first:]]
 
 
 @dataclass(slots=True)
