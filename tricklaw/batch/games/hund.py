@@ -17,14 +17,30 @@ numba.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    given,
+    outcome,
+    report,
+    rows,
+    taker,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.rulesets.hund import ROUNDS, rules_of
-from tricklaw.model.state import Game
+from tricklaw.model.state import Deal, Game
 
 LEADER = int(ActionKind.LEADER) << 8
 POWERS = 5
@@ -55,12 +71,21 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     winners: Ints,
     holders: Ints,
     scores: Ints,
+    given: Ints | None,
+    play_actions: Ints,
+    leader_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game. ``rules``: timing code, hund-tie excludes, lead-tie
     earliest, ascending, set-repeat stack. Reads and updates ``used`` (numbers taken),
     ``previous_first`` and ``decider`` (-1: none) across rounds; fills ``designation``,
     ``named`` (the seat the decider names, -1: none), ``first``, ``played``, ``leaders``,
-    ``winners``, ``holders`` (suits per power, -1 unassigned) and ``scores``."""
+    ``winners``, ``holders`` (suits per power, -1 unassigned) and ``scores``. ``given``:
+    an explicit deal's designation as its place among the unused numbers (None or -1:
+    drawn). ``forced`` (None: random games) and ``report``: see
+    :func:`tricklaw.batch.jit.choose`, card index ``c`` being the action
+    ``play_actions[c]``, seat ``s`` named ``leader_actions[s]``."""
     games, width = dealt.shape[0], colour.shape[0]
     size = dealt.shape[1] // players
     timing, excludes, earliest, ascending, stack = rules[0], rules[1], rules[2], rules[3], rules[4]
@@ -70,6 +95,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     for g in range(games):
         hand[:, :] = False
         taken[:, :] = 0
+        step = 0
         for k in range(players):
             for i in range(size):
                 hand[k, dealt[g, k * size + i]] = True
@@ -77,7 +103,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         for n in range(5):
             if not used[g, n]:
                 left += 1
-        pick = 0 if ascending else jit.splitmix_below(deal_rng, g, left)
+        pick = 0 if ascending else jit.given_or_below(deal_rng, g, left, given)
         number = -1
         for n in range(5):
             if not used[g, n]:
@@ -91,7 +117,14 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         named[g] = -1
         leader = start
         if decider[g] >= 0:
-            leader = jit.splitmix_below(agent, g, players)
+            for s in range(players):
+                legal[s] = s
+            leader = legal[
+                jit.choose(
+                    agent, g, players, legal, leader_actions, decider[g], forced, step, report
+                )
+            ]
+            step += 1
             named[g] = leader
         first[g] = leader
         assigned = 0
@@ -115,7 +148,10 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
+                card = legal[
+                    jit.choose(agent, g, options, legal, play_actions, seat, forced, step, report)
+                ]
+                step += 1
                 hand[seat, card] = False
                 played[g, t, p] = card
                 if value[card] == number and assigned < POWERS:
@@ -219,7 +255,6 @@ class HundBatch(Lockstep):
         """Deal, draw the number, name the start player, play the tricks, score."""
         game = table.game
         n, size = game.players, table.size
-        rules = rules_of(game)
         deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
         hand_size = deck.shape[0] // n
         position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
@@ -238,21 +273,11 @@ class HundBatch(Lockstep):
         winners = np.empty((size, hand_size), dtype=np.int64)
         holders = np.empty((size, POWERS), dtype=np.int64)
         scores = np.zeros((size, n), dtype=np.int64)
-        flags = np.array(
-            [
-                TIMING[rules.trump_timing],
-                rules.hund_tie_excludes,
-                rules.lead_tie_earliest,
-                rules.ascending,
-                rules.set_repeat_stack,
-            ],
-            dtype=np.int64,
-        )
         play_round_kernel(
             position[order],
             n,
             index,
-            flags,
+            _flags(game),
             deal_rng,
             table.agent,
             deck >> 5,
@@ -268,6 +293,11 @@ class HundBatch(Lockstep):
             winners,
             holders,
             scores,
+            None,
+            deck,
+            LEADER | np.arange(n),
+            None,
+            jit.NO_REPORT,
         )
         trace = table.trace
         if trace is not None:
@@ -312,4 +342,87 @@ class HundBatch(Lockstep):
             trace.add("action", decider, LEADER | np.maximum(named, 0), named_any)
 
 
+def _flags(game: Game) -> Ints:
+    """The kernel's ``rules``: trump timing, hund-tie, lead-tie, ascending, set-repeat."""
+    rules = rules_of(game)
+    return np.array(
+        [
+            TIMING[rules.trump_timing],
+            rules.hund_tie_excludes,
+            rules.lead_tie_earliest,
+            rules.ascending,
+            rules.set_repeat_stack,
+        ],
+        dtype=np.int64,
+    )
+
+
+def _pick(deal: Deal | None, used: Bools) -> int | None:
+    """An explicit deal's designation as its place among the numbers not yet used (the
+    kernel's draw), or None (drawn)."""
+    number = None if deal is None else deal.extra("designation")
+    if number is None:
+        return None
+    left = [k + 1 for k in range(5) if not used[0, k]]
+    return left.index(number) if number in left else -1
+
+
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): the Lead decider's LEADER action when there is one,
+    then the tricks. ``memory``: the numbers used, the last start player, the decider."""
+    n = game.players
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    hand_size = deck.shape[0] // n
+    if memory is None:
+        memory = (np.zeros((1, 5), dtype=np.bool_), np.zeros(1, np.int64), np.full(1, -1))
+    used, previous_first, decider = (m.copy() for m in memory)
+    offset = int(decider[0] >= 0)  # the LEADER decision comes first
+    designation, named, first = (np.empty(1, dtype=np.int64) for _ in range(3))
+    played, leaders, winners = trick_arrays(hand_size, n)
+    holders = np.empty((1, POWERS), dtype=np.int64)
+    scores = np.zeros((1, n), dtype=np.int64)
+    row = report(deck.shape[0])
+    play_round_kernel(
+        dense(deck, dealt.order),
+        n,
+        index,
+        _flags(game),
+        dealt.deal_rng.copy(),
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        used,
+        previous_first,
+        decider,
+        designation,
+        named,
+        first,
+        played,
+        leaders,
+        winners,
+        holders,
+        scores,
+        given(_pick(dealt.deal, memory[0])),
+        deck,
+        LEADER | np.arange(n),
+        rows(actions),
+        row,
+    )
+    return outcome(
+        deck,
+        (played, leaders, winners, taker(winners, n), scores),
+        (offset + n - 1, n),
+        row[0],
+        {"designation": int(designation[0])},
+        (used, previous_first, decider),
+    )
+
+
 BATCH.register("hund", HundBatch())
+FORCED.register(
+    "hund",
+    ForcedGame(forced_round, {"players": [3, 4, 5], "options": {"designation-mode": ["drawn"]}}),
+)

@@ -16,10 +16,25 @@ every game without numba.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    given,
+    outcome,
+    report,
+    rows,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import KEEP, SWAP
 from tricklaw.model.rulesets.the_last.rules import HAND_SIZE
@@ -44,10 +59,19 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     winners: Ints,
     decisions: Ints,
     scores: Ints,
+    given: Ints | None,
+    play_actions: Ints,
+    swap_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game: fills ``first`` (the drawn first player), ``played``,
     ``leaders``, ``winners`` (seats), ``decisions`` (KEEP or SWAP actions) and
-    ``scores`` (penalties)."""
+    ``scores`` (penalties). ``given``: the first player of an explicit deal (None or -1:
+    drawn). ``forced`` (None: random games) and ``report``: see
+    :func:`tricklaw.batch.jit.choose`, card index ``c`` being the action
+    ``play_actions[c]`` when played and ``swap_actions[c]`` when swapped in,
+    ``swap_actions[width]`` KEEP."""
     games, width = dealt.shape[0], colour.shape[0]
     size = dealt.shape[1] // players
     tricks = size
@@ -59,7 +83,8 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         for k in range(players):
             for i in range(size):
                 hand[k, dealt[g, k * size + i]] = True
-        leader = jit.splitmix_below(deal_rng, g, players)
+        step = 0
+        leader = jit.given_or_below(deal_rng, g, players, given)
         first[g] = leader
         for t in range(tricks):
             leaders[g, t] = leader
@@ -85,7 +110,10 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                card = legal[jit.splitmix_below(agent, g, options)]
+                card = legal[
+                    jit.choose(agent, g, options, legal, play_actions, seat, forced, step, report)
+                ]
+                step += 1
                 hand[seat, card] = False
                 played[g, t, p] = card
                 seen[colour[card]] = True
@@ -99,11 +127,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
             taker = (leader + best) % players
             winners[g, t] = taker
             options = 1
+            legal[0] = width  # KEEP
             for c in range(width):
                 if hand[taker, c]:
                     legal[options] = c
                     options += 1
-            r = jit.splitmix_below(agent, g, options)
+            r = jit.choose(agent, g, options, legal, swap_actions, taker, forced, step, report)
+            step += 1
             if r == 0:
                 decisions[g, t] = KEEP
                 down = shown
@@ -175,6 +205,11 @@ class TheLastBatch(Lockstep):
             winners,
             decisions,
             scores,
+            None,
+            deck,
+            _swaps(deck),
+            None,
+            jit.NO_REPORT,
         )
         trace = table.trace
         if trace is not None:
@@ -197,4 +232,59 @@ class TheLastBatch(Lockstep):
         return scores
 
 
+def _swaps(deck: Ints) -> Ints:
+    """The keep-or-swap decision's actions by card index: SWAP of each card, then KEEP."""
+    return np.append(deck | SWAP, KEEP)
+
+
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): each trick's cards, then its taker's keep or swap."""
+    n = game.players
+    hand_size = HAND_SIZE[n]
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    order = dense(deck, dealt.order)
+    first = np.empty(1, dtype=np.int64)
+    played, leaders, winners = trick_arrays(hand_size, n)
+    decisions = np.empty((1, hand_size), dtype=np.int64)
+    scores = np.zeros((1, n), dtype=np.int64)
+    row = report(deck.shape[0])
+    unused_to_last = game.options.text("unused-points") == "last-winner"
+    play_round_kernel(
+        order[:, : n * hand_size],
+        order[:, n * hand_size :],
+        n,
+        game.options.text("last-play") == "free",
+        unused_to_last,
+        dealt.deal_rng.copy(),
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        deck,
+        first,
+        played,
+        leaders,
+        winners,
+        decisions,
+        scores,
+        given(None if dealt.deal is None else dealt.deal.first_leader),
+        deck,
+        _swaps(deck),
+        rows(actions),
+        row,
+    )
+    notation = game.ruleset.palette.notation
+    left = order[0, n * hand_size + hand_size :]
+    return outcome(
+        deck,
+        (played, leaders, winners, np.full_like(played, -1), scores),
+        (n - 1, n + 1),  # a trick's last card; its taker's decision follows
+        row[0],
+        {"points_left": [] if unused_to_last else [notation[c] for c in deck[left]]},
+    )
+
+
 BATCH.register("the-last", TheLastBatch())
+FORCED.register("the-last", ForcedGame(forced_round, {"players": [3, 4, 5]}))
