@@ -1,5 +1,5 @@
 """Forced play: one round of one game played by a batch kernel with the actions a caller
-gives, so that another program (the fuzzer's adapter, :mod:`tricklaw.batch.fuzz_engine`)
+gives, so that another program (the fuzzer's adapter, :mod:`tricklaw.kernel_engine`)
 can drive the kernels decision by decision.
 
 Each kernel takes, besides its random-game inputs, the action number of every option it
