@@ -90,16 +90,15 @@ def choose(  # noqa: PLR0917  (a numba helper: arguments by position)
     """The index into ``legal[:options]`` of decision ``step`` of game ``g`` (seat
     ``seat``), ``actions[legal[i]]`` being option ``i``'s action number.
 
-    ``forced`` None (the random games, compiled apart): the random agent's draw
-    ``below(options)``, as :func:`tricklaw.model.agents.random_step` draws. Else
     ``forced[g, step]`` (:data:`FREE` where the row is shorter) is the action to take, if
-    it is among this kernel's own legal actions; :data:`FREE` draws as the agent does (the
-    agent's stream advances only at such draws); a forced action that is not legal, or
+    it is among this kernel's own legal actions; :data:`FREE` draws as the random agent
+    does, ``below(options)`` (:func:`tricklaw.model.agents.random_step`; the agent's
+    stream advances only at such draws); a forced action that is not legal, or
     :data:`STOP`, is written to ``report[g]`` (the first such decision only: :data:`REPORT`
     numbers, then the legal actions) and the decision drawn, so the round goes on (what
-    follows is not the caller's game)."""
-    if forced is None:
-        return splitmix_below(agent, g, options)
+    follows is not the caller's game). The random games never call it: a kernel given
+    ``forced`` None draws with :func:`splitmix_below` itself, in a variant numba compiles
+    apart (``if forced is None`` on an argument is decided at compile time)."""
     want = forced[g, step] if step < forced.shape[1] else FREE
     if want == FREE:
         return splitmix_below(agent, g, options)

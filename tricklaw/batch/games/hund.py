@@ -119,11 +119,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         if decider[g] >= 0:
             for s in range(players):
                 legal[s] = s
-            leader = legal[
-                jit.choose(
+            if forced is None:  # the random games: numba compiles this variant apart
+                r = jit.splitmix_below(agent, g, players)
+            else:
+                r = jit.choose(
                     agent, g, players, legal, leader_actions, decider[g], forced, step, report
                 )
-            ]
+            leader = legal[r]
             step += 1
             named[g] = leader
         first[g] = leader
@@ -148,9 +150,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                card = legal[
-                    jit.choose(agent, g, options, legal, play_actions, seat, forced, step, report)
-                ]
+                if forced is None:  # the random games: numba compiles this variant apart
+                    r = jit.splitmix_below(agent, g, options)
+                else:
+                    r = jit.choose(
+                        agent, g, options, legal, play_actions, seat, forced, step, report
+                    )
+                card = legal[r]
                 step += 1
                 hand[seat, card] = False
                 played[g, t, p] = card

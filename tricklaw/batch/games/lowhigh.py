@@ -108,9 +108,13 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                card = legal[
-                    jit.choose(agent, g, options, legal, play_actions, seat, forced, step, report)
-                ]
+                if forced is None:  # the random games: numba compiles this variant apart
+                    r = jit.splitmix_below(agent, g, options)
+                else:
+                    r = jit.choose(
+                        agent, g, options, legal, play_actions, seat, forced, step, report
+                    )
+                card = legal[r]
                 step += 1
                 hand[seat, card] = False
                 held[seat, colour[card]] -= 1

@@ -105,9 +105,11 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                 if hand[seat, c]:
                     legal[options] = c
                     options += 1
-            card = legal[
-                jit.choose(agent, g, options, legal, select_actions, seat, forced, step, report)
-            ]
+            if forced is None:  # the random games: numba compiles this variant apart
+                r = jit.splitmix_below(agent, g, options)
+            else:
+                r = jit.choose(agent, g, options, legal, select_actions, seat, forced, step, report)
+            card = legal[r]
             step += 1
             hand[seat, card] = False
             picks[g, seat] = card
@@ -132,9 +134,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                     ):
                         legal[options] = c
                         options += 1
-                card = legal[
-                    jit.choose(agent, g, options, legal, play_actions, seat, forced, step, report)
-                ]
+                if forced is None:  # the random games: numba compiles this variant apart
+                    r = jit.splitmix_below(agent, g, options)
+                else:
+                    r = jit.choose(
+                        agent, g, options, legal, play_actions, seat, forced, step, report
+                    )
+                card = legal[r]
                 step += 1
                 hand[seat, card] = False
                 played[g, t, p] = card
