@@ -222,7 +222,8 @@ class Adapter:
         self.declaration = parse_declaration(implements(), "implements")
 
     def call(self, method: str, params: dict[str, Any]) -> Any:
-        """The result of ``method``; raises :class:`OracleError` for any refusal."""
+        """The result of ``method``; raises
+        :class:`~tricklaw.oracle.protocol.OracleError` for any refusal."""
         if method == "hello":
             return {
                 "protocol": PROTOCOL,

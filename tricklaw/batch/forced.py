@@ -95,7 +95,8 @@ FORCED: Registry[ForcedGame] = Registry("forced batch play", "tricklaw.batch.gam
 
 def dealt(game: Game, deals: Sequence[Deal], seed: int, index: int) -> Dealt:
     """Round ``index``'s cards: the explicit deal when there is one, else dealt from
-    ``seed`` by the batch engine's own portable shuffle (as :meth:`Lockstep.play` deals)."""
+    ``seed`` by the batch engine's own portable shuffle (as
+    :meth:`tricklaw.batch.engine.Lockstep.play` deals)."""
     if index < len(deals):
         deal = deals[index]
         cards = [c for hand in deal.hands for c in hand] + [
@@ -115,7 +116,8 @@ def dense(deck: Ints, cards: Ints) -> Ints:
 
 
 def rows(actions: Sequence[int]) -> Ints:
-    """The kernel's forced input for one game: ``actions``, then :data:`~jit.STOP`."""
+    """The kernel's forced input for one game: ``actions``, then
+    :data:`~tricklaw.batch.jit.STOP`."""
     return np.array([[*actions, jit.STOP]], dtype=np.int64)
 
 
