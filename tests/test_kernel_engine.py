@@ -88,6 +88,19 @@ def _call(server: Any, method: str, **params: Any) -> Any:
     return answer["result"]
 
 
+def test_without_the_kernels_the_adapter_exits_2() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tricklaw.kernel_engine"],
+        input="",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TRICKLAW_BATCH_JIT": "0"},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and "numba" in proc.stderr
+
+
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_seeded_rounds_are_dealt_as_the_reference_deals_them(ruleset: str) -> None:
     """Rounds after the explicit deals are dealt from the seed by the batch engine's own
