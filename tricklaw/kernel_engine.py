@@ -58,7 +58,7 @@ from tricklaw.oracle.protocol import (
 )
 from tricklaw.spec.errors import TricklawError
 
-METHODS = ("hello", "new_game", "state", "apply", "close")
+ANSWERED = ("hello", "new_game", "state", "apply", "close")
 """The methods the adapter answers."""
 
 PHASES = {ActionKind.SELECT: "select", ActionKind.PLAY: "play"}
@@ -214,7 +214,7 @@ def trick_json(trick: Trick, game: Game) -> dict[str, Any]:
 
 
 class Adapter:
-    """The open games of one connection and the methods of :data:`METHODS`."""
+    """The open games of one connection and the methods of :data:`ANSWERED`."""
 
     def __init__(self) -> None:
         self.games: dict[str, KernelGame] = {}
@@ -228,12 +228,12 @@ class Adapter:
             return {
                 "protocol": PROTOCOL,
                 "version": VERSION,
-                "methods": list(METHODS),
+                "methods": list(ANSWERED),
                 "implements": implements(),
             }
         if method == "new_game":
             return self.new_game(params)
-        if method not in METHODS:
+        if method not in ANSWERED:
             raise OracleError(METHOD_NOT_FOUND, f"no method {method!r}", field="method")
         game_id = params.get("game")
         if game_id not in self.games:
