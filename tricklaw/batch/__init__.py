@@ -7,6 +7,10 @@ and each ruleset has one module in :mod:`tricklaw.batch.games` that registers it
 A ruleset with no entry (a plug-in's, the tests' example game) falls back to the reference
 (:func:`engine_for`). Deals and agents draw from the reference's portable streams, so a
 seed gives the same game in both engines (checked by ``tests/test_batch.py``).
+
+The kernels can also be driven action by action (:mod:`tricklaw.batch.forced`): the
+differential fuzzer plays them so, through :mod:`tricklaw.kernel_engine`, like any other
+engine (``tests/test_kernel_engine.py``).
 """
 
 from __future__ import annotations
