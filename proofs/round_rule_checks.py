@@ -33,14 +33,25 @@ ROUNDS = 24
 """Seeded random rounds per rule, player count and reading."""
 
 
-def rounds(game: Game, count: int) -> Iterator[tuple[str, RoundLog]]:
-    """``count`` finished rounds of seeded random games, each named by seed and round."""
+def rounds(game: Game, count: int) -> Iterator[tuple[str, tuple[RoundLog, ...]]]:
+    """``count`` finished rounds of seeded random games, each named by seed and round,
+    with the game's rounds up to and including it (the round is the last)."""
     seed, given = 1, 0
     while given < count and seed <= 4 * count:
-        for log in play_random_game(game, seed, max_rounds=count - given).history:
-            yield f"seed {seed}, round {log.index + 1}", log
+        history = play_random_game(game, seed, max_rounds=count - given).history
+        for at, log in enumerate(history):
+            yield f"seed {seed}, round {log.index + 1}", tuple(history[: at + 1])
             given += 1
         seed += 1
+
+
+def values(rule: RoundRule, game: Game, logs: tuple[RoundLog, ...]) -> dict[str, int]:
+    """The values ``rule`` is stated over in the last of ``logs`` (a game's rounds so far):
+    the round's own, and those of the game's rounds (:attr:`RoundRule.history`)."""
+    out = dict(rule.inputs(game, logs[-1]))
+    if rule.history is not None:
+        out |= rule.history(game, logs)
+    return out
 
 
 Checked = tuple[str, str, dict[str, Any], tuple[str, ...]]
@@ -59,7 +70,7 @@ def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
 def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
     """:func:`check_rule`, without catching the model's exceptions."""
     out = z3.Int(f"{rule.name}_outcome")
-    names = sorted(rule.inputs(game, next(rounds(game, 1))[1]))
+    names = sorted(values(rule, game, next(rounds(game, 1))[1]))
     inputs = {n: z3.Int(f"{rule.name}_{n}") for n in names}
     tracked = rule.rule(game, inputs, out)
     clauses = tuple(sorted({t.clause for t in tracked}))
@@ -67,11 +78,11 @@ def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
     solver.set("timeout", timeout_ms)
     solver.add(*[t.formula for t in tracked])
     checked = 0
-    for name, log in rounds(game, ROUNDS):
-        values = rule.inputs(game, log)
-        want = rule.model(game, log)
+    for name, logs in rounds(game, ROUNDS):
+        given = values(rule, game, logs)
+        want = rule.model(game, logs[-1])
         solver.push()
-        solver.add(*[inputs[k] == v for k, v in values.items()])
+        solver.add(*[inputs[k] == v for k, v in given.items()])
         some = solver.check()
         solver.push()
         solver.add(out != want)
@@ -84,7 +95,7 @@ def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
             return UNKNOWN, f"{name}: Z3 did not answer", {"round": name}, clauses
         if some == z3.unsat or found is not None:
             rule_says = "nothing" if found is None else found.eval(out, True).as_long()
-            witness = {"round": name, "inputs": dict(values), "model": want, "rule": rule_says}
+            witness = {"round": name, "inputs": given, "model": want, "rule": rule_says}
             why = (
                 "the rule allows no outcome"
                 if found is None

@@ -14,7 +14,7 @@ none); each game's module in :mod:`tricklaw.proofs.encodings` registers its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -48,6 +48,10 @@ class RoundRule:
     """Options the sampled games are played under, over the readings fixed for the run
     (e.g. more rounds for a rule that acts from the second round on); a reading fixed
     here is named in the row."""
+    history: Callable[[Game, Sequence[RoundLog]], Mapping[str, int]] | None = None
+    """For a rule whose answer in a later round depends on an earlier one (The Last's
+    ghost seated once for the game): more values by name, read off the game's rounds up
+    to and including this one (oldest first), never off the model's answer."""
 
 
 ROUND_RULES: Registry[tuple[RoundRule, ...]] = Registry("round rules", "tricklaw.proofs.encodings")

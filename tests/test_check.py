@@ -511,9 +511,11 @@ def test_an_illegal_card_names_the_follow_clause_and_the_legal_cards(
     assert text.startswith(f"diverges: line {line + 1}, round 1, action {number + 1}: ")
     assert f"may not take {fmt(forbidden)}" in text
     assert f"expected one of {' '.join(fmt(c) for c in legal_cards)}" in text
-    assert text.endswith("[STI93-PLAY-2]")
+    # the card is legal under another reading of the follow rule: the dispute is named
+    assert text.endswith("[STI93-PLAY-2] (dispute STI93-D-FOLLOW)")
     body = verdict_json(path, capsys)
     assert body["status"] == "diverges" and body["clauses"] == ["STI93-PLAY-2"]
+    assert body["disputes"] == ["STI93-D-FOLLOW"]
     assert body["where"] == {
         "line": line + 1,
         "path": None,

@@ -213,8 +213,8 @@ def test_the_statistics_games_are_the_references_whichever_engine_plays(
     ext: ModuleType,
 ) -> None:
     """The plot's default engine is the batch engine; its first-round scores are the
-    reference's, seed for seed, at every player count of every ruleset (the fallback's
-    too: The Last's and Hund's two-player games)."""
+    reference's, seed for seed, at every player count of every ruleset (The Last's and
+    Hund's two-player games too)."""
     pytest.importorskip("numpy")
     for ruleset in RULESETS.values():
         for players in ruleset.player_counts:

@@ -120,6 +120,39 @@ def test_winners_cite_the_tie_dispute_and_the_reading_followed() -> None:
     assert one.disputes == () and one.established  # no tie: no reading changes the winner
 
 
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_a_game_played_under_another_reading_is_checked_as_that_dispute(rid: str) -> None:
+    """Every reading of every dispute: a seeded game played under it, checked as if under
+    the default. Where it diverges (a total, a round's scores, the seat to act, a card the
+    default forbids, a trick, the winners, the end), replaying the game under each
+    reading names the dispute, as established; only a wrong deal or a round's facts
+    (the deal's own readings: deck, values, designation; the facts a reading records)
+    are cited by their clauses alone."""
+    from tricklaw.model.agents import play_random_game
+    from tricklaw.model.record import to_record
+
+    ruleset = get_ruleset(rid)
+    diverged = 0
+    for n in ruleset.player_counts:
+        for spec in ruleset.option_specs:
+            for value in [v for v in spec.choices if v != spec.default] if spec.dispute else []:
+                game = ruleset.make_game(n, {spec.name: value})
+                for seed in (1, 2, 3):
+                    record = to_record(play_random_game(game, seed, max_rounds=3))
+                    record["options"] = {**record["options"], spec.name: spec.default}
+                    verdict = check_record(record)
+                    if verdict.status != "diverges":
+                        continue
+                    diverged += 1
+                    where = f"{n}p {spec.name}={value} seed {seed}: {verdict.problem[:90]}"
+                    if verdict.established:
+                        assert spec.dispute in verdict.disputes, where
+                    else:
+                        assert "deal" in verdict.problem or "facts" in verdict.problem, where
+                    break
+    assert diverged > 0
+
+
 def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     declared = fuzz(
         engine("last-seat", OWN_TIE, tmp_path), rulesets=list(RULESETS), players=None,
@@ -136,6 +169,26 @@ def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     )  # fmt: skip
     assert plain.declared and plain.departures == [] and len(plain.failures) == 1
     assert plain.failures[0]["game_index"] == found["game_index"]
+
+
+def test_a_departure_is_written_to_out_and_the_run_exits_0(tmp_path: Path) -> None:
+    out = tmp_path / "cases"
+    done = subprocess.run(
+        [sys.executable, "-m", "tricklaw", "fuzz", "--games", "30", "--seed", "1", "--json",
+         "--out", str(out), "--engine", engine("last-seat", OWN_TIE, tmp_path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["disagreements"] == [] and answer["departures"]
+    first = answer["departures"][0]
+    written = json.loads(Path(first["case"]).read_text("utf-8"))
+    assert Path(first["case"]).name.startswith("departure-")
+    assert written["departure"] == first["rule"] and written["game_index"] == first["game"]
+    assert written["disagreement"]["disputes"] == ["STI-D-GAMETIE"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        Path(d["case"]).name for d in answer["departures"]
+    )
 
 
 def test_a_wrong_trick_is_not_excused_by_an_own_rule_for_another_dispute(tmp_path: Path) -> None:

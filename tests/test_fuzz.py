@@ -61,6 +61,8 @@ def test_wrong_engines_are_caught_and_shrunk(
     if clauses is not None:
         assert clauses & set(found["clauses"]), found
     assert found["clauses"], found
+    if name == "follow-free":  # legal under another reading: the game replayed names it
+        assert "STI93-D-FOLLOW" in found["disputes"] and found["established"], found
     # The shrunk case: every step is the first legal action unless it must not be.
     assert report["shrunk"] and len(report["actions"]) == found["step"] + 1
     # Its reference record is a valid (unfinished) game record the model replays.
@@ -106,6 +108,17 @@ def test_engines_that_break_the_protocol_are_reported(name: str, message: str) -
 
 
 @pytest.mark.slow
+def test_an_engine_silent_on_hello_is_started_again_and_told_why() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tricklaw", "fuzz", "--games", "3", "--timeout", "1",
+         "--engine", mutant("no-hello")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "did not answer 'hello'" in done.stderr and "--declare FILE" in done.stderr
+    assert "no disagreement in 3 games" in done.stdout
+
+
 def test_a_silent_engine_times_out() -> None:
     run = fuzz(
         f"{sys.executable} -c 'import time; time.sleep(30)'",

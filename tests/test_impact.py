@@ -106,8 +106,8 @@ def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
 def test_the_batch_engine_gives_the_references_pairs() -> None:
     """Random agents' pairs are played by the batch engine where it has a kernel: the
     same outcomes as the reference's, pair for pair, on a sample of every ruleset's cases
-    (a trick rule, a deck, a tie-break, a scoring reading; the 2-player and Hund sets
-    cases fall back to the reference and agree trivially)."""
+    (a trick rule, a deck, a tie-break, a scoring reading; the two-player games and Hund's
+    sets included)."""
     pytest.importorskip("numpy")
     sample = cases(list(RULESETS), agents=["random"])[::9]
     assert {c.ruleset for c in sample} == set(RULESETS)

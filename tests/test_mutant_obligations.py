@@ -251,6 +251,27 @@ def test_a_documented_hollow_row_is_no_kill() -> None:
     assert [r["status"] for r in bad] == ["vacuous", "unknown"]
 
 
+def test_a_step_that_fell_over_is_judged_by_its_traceback(tmp_path: Path) -> None:
+    """A step verify reported as a ``fail`` row with its traceback (rather than dying) is
+    classified like a crash: in the mutated model, a model exception; in verify's own
+    code, a ``step-exception`` kill (outside the strict score), no longer an error."""
+    err = REMOTE.format(tree=tmp_path, where=tmp_path / "proofs/tricks.py", error="KeyError: 7")
+    assert crash_kind(err, tmp_path, [])[0] == ERROR
+    assert crash_kind(err, tmp_path, [], stepped=True)[0] == "step-exception"
+    model = REMOTE.format(
+        tree=tmp_path, where=tmp_path / "model/rulesets/lowhigh.py", error="IndexError: x"
+    )
+    assert crash_kind(model, tmp_path, [], stepped=True)[0] == "model-exception"
+    row = {"obligation": "trick obligations", "ruleset": "lowhigh", "players": "3"} | {
+        "reading": "",
+        "status": "fail",
+        "witness": {"traceback": err},
+    }
+    (failed,) = runner.failed_rows({"results": [row]})
+    assert failed["traceback"] == err and "step-exception" not in runner.STRICT_KINDS
+    assert "vectors" in runner.KINDS and "vectors" not in runner.STRICT_KINDS
+
+
 def test_an_illegal_action_crosses_a_process_boundary() -> None:
     """verify's workers pickle a check's exception to the parent; an error that does not
     unpickle turned a detection into an unrelated ``TypeError`` there."""
@@ -290,7 +311,10 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
     round on."""
     rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, TIMEOUT)
     seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
-    assert [(r.reading, r.status) for r in seat] == [("ghost-seat=per-round", "pass")]
+    assert [(r.reading, r.status) for r in seat] == [
+        ("ghost-seat=per-round", "pass"),
+        ("ghost-seat=fixed", "pass"),
+    ]
     assert not [
         r
         for r in round_rule_checks.rule_results(get_ruleset("the-last"), 3, {}, 1)
@@ -318,3 +342,61 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
         """,
     )
     assert bad[0][0] == COUNTEREXAMPLE and bad[0][1]["inputs"]["index"] > 0
+    assert bad[1][0] == COUNTEREXAMPLE and bad[1][1]["inputs"]["index"] > 0
+
+
+@pytest.mark.parametrize("round_read", ["1", "-1"])
+def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round_read: str) -> None:
+    """The survivor of session 8's mutation run: under ``ghost-seat=fixed`` the model
+    seats the ghost by round 2's (or the previous round's) first player instead of round
+    1's. One round's log cannot show it; the rule reads the game's first round too."""
+    bad = run_planted(
+        tmp_path,
+        f"""
+        import json, sys
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/the_last/ruleset.py"
+        text = path.read_text()
+        was, now = "history[0].first_leader", "history[{round_read}].first_leader"
+        assert text.count(was) == 1
+        path.write_text(text.replace(was, now))
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import round_rule_checks
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {{}}, 30_000)
+        seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
+        print(json.dumps([[r.reading, r.status, r.witness] for r in seat]))
+        """,
+    )
+    assert [(reading, status) for reading, status, _ in bad] == [
+        ("ghost-seat=per-round", "pass"),
+        ("ghost-seat=fixed", COUNTEREXAMPLE),
+    ]
+
+
+def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) -> None:
+    """The survivor of session 8's mutation run: Sticheln's judge stops citing the
+    zero-ignored clause where a lead-colour card wins (the winner is unchanged, so no
+    proof about the winner can see it). The published vectors carry each trick's deciding
+    clauses, and verify runs them again."""
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/sticheln.py"
+        text = path.read_text()
+        was = "winner_takes_all(trick, lead_i, (via, case, *zero_note))"
+        assert text.count(was) == 1
+        path.write_text(text.replace(was, "winner_takes_all(trick, lead_i, (via, case))"))
+        from tricklaw.model import get_ruleset
+        from tricklaw.verify.checks import vector_results
+        rows = vector_results(get_ruleset("sticheln"))
+        print(json.dumps([[r.obligation, r.status, r.detail] for r in rows]))
+        """,
+    )
+    failed = {name: detail for name, status, detail in rows if status == "fail"}
+    assert list(failed) == ["vectors tricks", "vectors games"], rows
+    assert "clauses" in failed["vectors tricks"]
+    assert all(status == "pass" for name, status, _ in rows if name not in failed)

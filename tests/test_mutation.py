@@ -225,3 +225,13 @@ def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
     counts = Counter(r.status for r in results)
     assert counts[KILLED] > 0 and counts[runner.NOT_APPLIED] == 0
     _assert_all_killed(results)
+
+
+def test_an_unknown_mutant_id_is_refused_not_a_run_of_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tricklaw.mutation.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--only", "lowhigh.judge.L1.no-such-operator"])
+    assert stop.value.code == 2 and "no such mutant" in capsys.readouterr().err

@@ -237,6 +237,22 @@ def test_the_build_packs_the_plain_sources_and_lists_every_file_for_offline(
     assert again["build"] == summary["build"]  # the same sources, the same build
 
 
+def test_the_build_command_answers_in_json(
+    tmp_path: Path, fake_pyodide: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tricklaw.cli import build_parser
+
+    out = tmp_path / "page"
+    args = build_parser().parse_args(
+        ["page", "build", str(out), "--pyodide", str(fake_pyodide), "--json"]
+    )
+    assert args.func(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "built" and answer["folder"] == str(out)
+    assert answer["files"] == len([p for p in out.rglob("*") if p.is_file()])
+    assert answer["bytes"] == sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+
+
 def test_the_build_says_what_is_missing(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="npm ci"):
         build.build_page(tmp_path / "page", tmp_path / "nowhere")

@@ -264,8 +264,38 @@ def test_cases_disjoint_only_because_one_never_applies_are_vacuous() -> None:
     hund = get_ruleset("hund").make_game(3)
     cls = ENCODINGS["hund"]
     contexts = cls.contexts(hund)
-    (_, none), = trick_obligations.overlaps(cls(hund, contexts[0]), 5000)
+    ((_, none),) = trick_obligations.overlaps(cls(hund, contexts[0]), 5000)
     assert none.status == VACUOUS and "HUND-TRICK-1" in none.detail
     trump = next(c for c in contexts if c.get("trump") is not None)
-    (_, real), = trick_obligations.overlaps(cls(hund, trump), 5000)
+    ((_, real),) = trick_obligations.overlaps(cls(hund, trump), 5000)
     assert real.status == PROVED
+
+
+def test_a_step_that_falls_over_is_a_fail_row_and_verify_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A step that raises (a model crashing on an input the step gave it) becomes one
+    ``fail`` row naming the exception and where it was raised; the other steps still
+    report. A bad option value is still the user's one-line error, not a row."""
+    from tricklaw.spec.errors import OptionError
+    from tricklaw.verify import run
+
+    def falls(*_: object) -> list[Result]:
+        raise IndexError("tuple index out of range")  # as a mutated model's would
+
+    def reports(ruleset: object, n: int, *_: object) -> list[Result]:
+        return [Result("reports", "lowhigh", str(n), "", PASS, 0.0)]
+
+    monkeypatch.setattr(run, "PLAYER_STEPS", (("falls", falls), ("reports", reports)))
+    results, _ = run._run_unit(run.Scope(), run.Unit("lowhigh", 3))
+    assert [(r.obligation, r.status) for r in results] == [("falls", FAIL), ("reports", PASS)]
+    assert fails(results[0]) and "IndexError" in results[0].detail
+    assert (
+        results[0].witness["frame"].endswith(f"test_status.py:{falls.__code__.co_firstlineno + 1}")
+    )
+
+    def bad_option(*_: object) -> list[Result]:
+        raise OptionError("rounds: not a number")
+
+    with pytest.raises(OptionError):
+        run.guarded("x", "lowhigh", 3, bad_option)

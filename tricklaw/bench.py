@@ -58,7 +58,7 @@ def batch_rounds(game: Game, rounds: int, seed: int, chunk: int = CHUNK) -> int:
     from tricklaw.batch import engine_for
 
     engine = engine_for(game.ruleset.id)
-    if not engine.vectorised:
+    if not engine.kernel_plays(game):
         return play_rounds(game, rounds, seed)
     done = 0
     while done < rounds:
@@ -128,9 +128,10 @@ def bench_rounds(
 def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
     """The batch engine's report (:func:`bench_rounds` with ``batch``), with the reference
     engine timed in the same run on the same rounds and seeds: ``reference_rounds_per_s``,
-    and ``speedup`` (batch over reference). ``vectorised`` says whether the ruleset has a
-    lockstep engine or falls back to the reference (:mod:`tricklaw.batch`). Without numpy
-    (the ``batch`` extra) a TricklawError says so."""
+    and ``speedup`` (batch over reference). ``vectorised`` says whether the batch engine plays
+    this game in lockstep or falls back to the reference (:meth:`kernel_plays
+    <tricklaw.batch.engine.BatchEngine.kernel_plays>`: a ruleset or table without a kernel,
+    or no numba). Without numpy (the ``batch`` extra) a TricklawError says so."""
     try:
         from tricklaw.batch import engine_for
     except ImportError as missing:
@@ -142,7 +143,7 @@ def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
     report = bench_rounds(game, rounds, jobs, seed, batch=True)
     reference = bench_rounds(game, rounds, jobs, seed)
     report["engine"] = "batch"
-    report["vectorised"] = engine_for(game.ruleset.id).vectorised
+    report["vectorised"] = engine_for(game.ruleset.id).kernel_plays(game)
     report["reference_rounds"] = reference["rounds"]
     report["reference_seconds"] = reference["seconds"]
     report["reference_rounds_per_s"] = reference["rounds_per_s"]

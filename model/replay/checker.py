@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import cite, trick_answer
+from tricklaw.model.replay.citation import cite, replayed_answer, trick_answer
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
 from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
 from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
@@ -323,7 +323,7 @@ class Checker:
             f"seat {seat} acts, but it is seat {state.current}'s turn{auto}",
             state.current,
             seat,
-            cite(self.game, "turn"),
+            cite(self.game, "turn", (), replayed_answer(state, State.current_player), seat),
             expected_text=f"seat {state.current}",
         )
 
@@ -337,7 +337,13 @@ class Checker:
                 str(exc).removesuffix(f" [{exc.clause}]"),
                 legal,
                 text,
-                cite(self.game, "illegal", (exc.clause,)),
+                cite(
+                    self.game,
+                    "illegal",
+                    (exc.clause,),
+                    replayed_answer(state, lambda again: code in again.legal_actions()),
+                    True,  # the input played it: legal by its rules
+                ),
                 expected_text=f"one of {shown}" if legal else "no action",
             ) from None
         raise AssertionError("an action not among the legal ones was applied")

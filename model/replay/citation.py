@@ -11,13 +11,16 @@ point, the clause ids that decide the rules' answer and the disputes at stake:
 * a dispute is at stake when it has an option and some other reading of that option
   changes the rules' answer at this point (*sensitivity*). This is tried where the model
   gives its answer under another reading cheaply (``answer``, a function of a
-  :class:`~tricklaw.model.state.Game`): today the winners of given totals, and a
-  completed trick (:func:`trick_answer`: the same state and action under the other
-  reading; a reading under which the action is illegal is left out). The citation
-  is then ``established`` and :attr:`Citation.readings` lists the readings whose answer
-  is the implementation's. Elsewhere no dispute is cited: a dispute whose recorded
-  clauses merely share a clause with the citation is too weak a ground (it would name
-  e.g. the round-leader dispute for every wrong game end), and never grounds to excuse a
+  :class:`~tricklaw.model.state.Game`): the winners of given totals; a completed trick
+  (:func:`trick_answer`: the same state and action under the other reading; a reading
+  under which the action is illegal is left out); and any answer of a state, the totals,
+  a round's scores, the seat to act, the legal actions, the end of the game
+  (:func:`replayed_answer`: the same deals and actions played again from the start under
+  the other reading). The citation is then ``established`` and
+  :attr:`Citation.readings` lists the readings whose answer is the implementation's.
+  Where no answer is given, no dispute is cited: a dispute whose recorded clauses merely
+  share a clause with the citation is too weak a ground (it would name e.g. the
+  round-leader dispute for every wrong game end), and never grounds to excuse a
   divergence as a declared departure.
 """
 
@@ -89,6 +92,35 @@ def trick_answer(before: State[Any], action: int, index: int, key: str) -> Calla
                 value = trick_json(leader, result, seating, game.ruleset.palette)[key]
                 return _canonical(key, value)
         return NOT_PLAYED
+
+    return answer
+
+
+def replayed_answer(
+    state: State[Any], extract: Callable[[State[Any]], Any]
+) -> Callable[[Game], Any]:
+    """The rules' answer at ``state`` (``extract`` of it: the totals, the seat to act, the
+    legal actions, a round's scores, the end) as a function of the game: the same deals
+    and the same actions by the same seats, played again from the start under another
+    reading. :data:`NOT_PLAYED` where that reading deals otherwise, gives an action to
+    another seat, or refuses one: it does not decide this point."""
+    logs = state.info.history
+    deals = [log.deal for log in logs]
+    played = [pair for log in logs for pair in log.actions]
+    if not state.is_terminal() and state.info.index == len(logs):  # a round under way
+        deals.append(state.info.deal)
+        played += state.actions
+
+    def answer(game: Game) -> Any:
+        try:
+            again = game.new_state_from_deals(deals)
+            for seat, action in played:
+                if again.current_player() != seat:
+                    return NOT_PLAYED
+                again = again.apply_action(action)
+        except (TricklawError, LookupError, TypeError, ValueError):  # not playable there
+            return NOT_PLAYED
+        return extract(again)
 
     return answer
 

@@ -10,10 +10,11 @@ the deciding clause.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tricklaw.model.record import log_json
-from tricklaw.model.replay.citation import cite
+from tricklaw.model.replay.citation import Citation, cite, replayed_answer
 from tricklaw.model.replay.verdict import DivergenceError, show
 from tricklaw.model.state import Deal, Game, Phase, RoundLog, State
 
@@ -36,6 +37,34 @@ def progress(state: State[Any] | None) -> str:
 def round_over(state: State[Any] | None, index: int) -> bool:
     """Whether by the rules round ``index`` (from 0) is over in ``state``."""
     return state is not None and (state.phase is Phase.OVER or state.info.index > index)
+
+
+def _totals(state: State[Any]) -> list[int]:
+    return list(state.returns())
+
+
+def _over(state: State[Any]) -> bool:
+    return state.phase is Phase.OVER
+
+
+def _round_scores(index: int) -> Callable[[State[Any]], list[int] | None]:
+    """Round ``index``'s scores in a state (None before it ends)."""
+    return lambda state: next(
+        (list(log.scores) for log in state.info.history if log.index == index), None
+    )
+
+
+def _cite_state(
+    game: Game,
+    point: str,
+    state: State[Any] | None,
+    extract: Callable[[State[Any]], Any],
+    got: Any,
+) -> Citation:
+    """The citation at ``point``, established by replaying ``state``'s game under each
+    reading (none before the first deal)."""
+    answer = replayed_answer(state, extract) if state is not None else None
+    return cite(game, point, (), answer, got)
 
 
 def check_round_end(
@@ -63,7 +92,17 @@ def check_round_end(
                 f"the {noun} says {key} = {show(fields[key])}",
                 expected[key],
                 fields[key],
-                cite(game, "scores") if key == "scores" else [deciding.get(key, "")],
+                (
+                    cite(
+                        game,
+                        "scores",
+                        (),
+                        replayed_answer(state, _round_scores(index)),
+                        fields[key],
+                    )
+                    if key == "scores"
+                    else [deciding.get(key, "")]
+                ),
                 expected_text=f"{key} = {show(expected[key])}",
             )
     totals = list(state.returns())
@@ -72,7 +111,7 @@ def check_round_end(
             f"the {noun} says the totals after round {index + 1} are {show(fields['totals'])}",
             totals,
             fields["totals"],
-            cite(game, "totals"),
+            cite(game, "totals", (), replayed_answer(state, _totals), fields["totals"]),
         )
 
 
@@ -89,7 +128,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says the game is {said}",
             over,
             fields["complete"],
-            cite(game, "end"),
+            _cite_state(game, "end", state, _over, fields["complete"]),
             expected_text="over" if over else f"not over ({progress(state)})",
         )
     if "totals" in fields and fields["totals"] != totals:
@@ -97,7 +136,7 @@ def check_game_end(game: Game, state: State[Any] | None, fields: dict[str, Any],
             f"the {noun} says totals = {show(fields['totals'])}",
             totals,
             fields["totals"],
-            cite(game, "totals"),
+            _cite_state(game, "totals", state, _totals, fields["totals"]),
         )
     if "winners" in fields:
         if not over:

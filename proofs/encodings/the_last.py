@@ -346,9 +346,9 @@ def ghost_model(game: Game, log: RoundLog) -> int:
     return int(log.scores[game.seats - 1])
 
 
-GHOST_SEAT = MappingProxyType({"ghost-seat": "per-round", "rounds": "3"})
-"""The games the ghost's seat is checked on: several rounds (the seat can move from the
-second on), under the reading whose rule one round's values state."""
+GHOST_SEAT = MappingProxyType({"rounds": "3"})
+"""The games the ghost's seat is checked on: several rounds, so that under either reading
+of LAST-D-GHOSTSEAT the seat can move (or must stay) from the second round on."""
 
 
 def seat_inputs(game: Game, log: RoundLog) -> dict[str, int]:
@@ -358,15 +358,22 @@ def seat_inputs(game: Game, log: RoundLog) -> dict[str, int]:
     return {"index": log.index, "first": log.first_leader}
 
 
+def opening_inputs(game: Game, logs: Sequence[RoundLog]) -> dict[str, int]:
+    """The first player drawn for the game's first round (``opening``): where a ghost
+    placed once for the game sits (LAST-D-GHOSTSEAT ``fixed``)."""
+    assert logs[0].first_leader is not None
+    return {"opening": logs[0].first_leader}
+
+
 def seat_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
     """The player at whose right the ghost pile lies (``out``, the one who plays right
-    after the ghost): the first player of the first trick (LAST-GHOST-1), of this round
-    under ``ghost-seat=per-round`` (LAST-D-GHOSTSEAT). The rule is checked under that
-    reading only (:data:`GHOST_SEAT`): under ``fixed`` a later round's answer is the
-    first round's draw, which one round's values do not hold."""
+    after the ghost): the first player of the first trick (LAST-GHOST-1); in a later
+    round, that round's first player under ``ghost-seat=per-round``, the first round's
+    under ``fixed`` (LAST-D-GHOSTSEAT)."""
+    anchor = v["opening"] if game.options.text("ghost-seat") == "fixed" else v["first"]
     return [
         Tracked("LAST-GHOST-1", z3.Implies(v["index"] == 0, out == v["first"])),
-        Tracked("LAST-D-GHOSTSEAT", z3.Implies(v["index"] > 0, out == v["first"])),
+        Tracked("LAST-D-GHOSTSEAT", z3.Implies(v["index"] > 0, out == anchor)),
     ]
 
 
@@ -380,6 +387,15 @@ ROUND_RULES.register(
     "the-last",
     (
         RoundRule("ghost-score", (), (2,), ghost_inputs, ghost_rule, ghost_model),
-        RoundRule("ghost-seat-rounds", (), (2,), seat_inputs, seat_rule, seat_model, GHOST_SEAT),
+        RoundRule(
+            "ghost-seat-rounds",
+            ("ghost-seat",),
+            (2,),
+            seat_inputs,
+            seat_rule,
+            seat_model,
+            GHOST_SEAT,
+            opening_inputs,
+        ),
     ),
 )

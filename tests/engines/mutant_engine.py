@@ -21,6 +21,8 @@ Mutants:
 ``none``            no mutation: tricklaw's own oracle.
 ``garbage``         answers every request with a line that is not JSON.
 ``dies``            exits after ten requests.
+``no-hello``        tricklaw's own oracle that never answers ``hello`` (an old engine
+                    that ignores a method it does not know).
 
 A second argument, a JSON file, is the engine's declaration: ``hello`` answers it as
 ``implements`` (see :mod:`tricklaw.model.replay.declaration`).
@@ -122,6 +124,14 @@ def main(mutant: str, declaration: str | None = None) -> int:
     elif mutant == "garbage":
         for _ in sys.stdin:
             sys.stdout.write("this is not JSON\n")
+            sys.stdout.flush()
+        return 0
+    elif mutant == "no-hello":
+        oracle = Oracle()
+        for line in sys.stdin:
+            if json.loads(line).get("method") == "hello":
+                continue  # no answer at all
+            sys.stdout.write((oracle.handle_text(line) or "") + "\n")
             sys.stdout.flush()
         return 0
     elif mutant == "dies":

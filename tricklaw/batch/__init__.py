@@ -5,8 +5,13 @@ and each ruleset has one module in :mod:`tricklaw.batch.games` that registers it
 :data:`BATCH`: a :class:`~tricklaw.batch.engine.Lockstep` subclass, or the
 :class:`~tricklaw.batch.engine.ReferenceFallback` where the ruleset is not vectorised yet.
 A ruleset with no entry (a plug-in's, the tests' example game) falls back to the reference
-(:func:`engine_for`). Deals and agents draw from the reference's portable streams, so a
-seed gives the same game in both engines (checked by ``tests/test_batch.py``).
+(:func:`engine_for`). Every built-in ruleset has a kernel for every player count and
+reading (the two-player games' ghost and virtual player, Hund's designation sets
+included); :meth:`~tricklaw.batch.engine.BatchEngine.kernel_plays` says whether a game is
+played in lockstep: without numba only Low-High is (its lockstep part also runs on plain
+numpy), the others are played by the reference. Deals and agents draw from the
+reference's portable streams, so a seed gives the same game in both engines (checked by
+``tests/test_batch.py``).
 
 The kernels can also be driven action by action (:mod:`tricklaw.batch.forced`): the
 differential fuzzer plays them so, through :mod:`tricklaw.kernel_engine`, like any other

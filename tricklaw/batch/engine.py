@@ -7,7 +7,9 @@ game drawn by :meth:`Table.choose` from that game's random-agent stream exactly 
 :func:`tricklaw.model.agents.random_step` draws it (``legal[below(len(legal))]`` over the
 legal actions in canonical order). Games that end early stay in the arrays but stop
 counting. A ruleset without a lockstep part falls back to the reference engine
-(:class:`ReferenceFallback`), game by game.
+(:class:`ReferenceFallback`), game by game, and so does a :class:`Lockstep` for a game its
+kernel does not play (:meth:`BatchEngine.kernel_plays`: numba missing, or a table the
+ruleset leaves to the reference).
 
 The engine is for volume (benchmarks, statistics): the reference model stays the source of
 truth for every ruling, and the batch games are checked against it record by record
@@ -24,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tricklaw.batch import rng
+from tricklaw.batch import jit, rng
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.state import Game
@@ -40,7 +42,8 @@ class Trace:
     dealer, piles, first)`` with ``hands`` one ``(games, cards)`` array of card numbers per
     seat in dealt order, ``dealer`` an array of seats or None, ``piles`` name -> cards
     array, ``first`` the drawn first players or None, then optionally ``extras`` (name ->
-    numbers); ``("action", seat, action)``, optionally with a mask of the games that act;
+    numbers, or None) and ``seating`` (each game's clockwise order of seats; default 0, 1,
+    ...); ``("action", seat, action)``, optionally with a mask of the games that act;
     ``("trick", leader, cards, winner, recipients)`` with ``winner`` and ``recipients``
     (one per card, ``-1`` = aside) as absolute seats (``winner`` ``-1`` = nobody);
     ``("scores", scores, facts)`` with ``facts`` a list of one dict per game.
@@ -142,8 +145,10 @@ class Chunk:
 class BatchEngine(ABC):
     """One ruleset's part of the batch layer (registered in :data:`tricklaw.batch.BATCH`)."""
 
-    vectorised: bool = True
-    """False for :class:`ReferenceFallback`: the games are played by the reference."""
+    @abstractmethod
+    def kernel_plays(self, game: Game) -> bool:
+        """Whether this engine plays ``game`` in lockstep (and traces it); False where the
+        reference plays it game by game (:class:`ReferenceFallback`)."""
 
     @abstractmethod
     def play(
@@ -155,7 +160,19 @@ class BatchEngine(ABC):
 
 class Lockstep(BatchEngine):
     """A ruleset played with array operations: the generic round loop; each ruleset
-    supplies :meth:`play_round` and :meth:`game_over`."""
+    supplies :meth:`play_round` and :meth:`game_over` (and, if its kernel leaves some
+    tables or readings to the reference, narrows :meth:`kernel_plays`)."""
+
+    needs_numba: bool = True
+    """Whether the lockstep part runs only as a numba kernel
+    (:data:`~tricklaw.batch.jit.AVAILABLE`); False for a ruleset with a numpy path too
+    (Low-High)."""
+
+    def kernel_plays(self, game: Game) -> bool:
+        """Whether the lockstep part plays ``game``: numba is available, or not needed. A
+        ruleset whose kernel leaves some tables to the reference overrides this with
+        ``super().kernel_plays(game)`` and its own condition on ``game``."""
+        return jit.AVAILABLE or not self.needs_numba
 
     @abstractmethod
     def play_round(self, table: Table, index: int, order: Ints, deal_rng: U64) -> Ints:
@@ -170,7 +187,10 @@ class Lockstep(BatchEngine):
     def play(
         self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False
     ) -> Chunk:
-        """The lockstep loop over rounds (see the module doc)."""
+        """The lockstep loop over rounds (see the module doc); the reference for a game the
+        kernel does not play (:meth:`kernel_plays`)."""
+        if not self.kernel_plays(game):
+            return ReferenceFallback().play(game, seeds, max_rounds, trace)
         seed_array = np.array([s & rng.MASK for s in seeds], dtype=np.uint64)
         table = Table(
             game,
@@ -201,7 +221,9 @@ class ReferenceFallback(BatchEngine):
     engine (:func:`tricklaw.model.agents.play_random_game`), the same games the batch
     engine would play. No trace: the reference writes its own records."""
 
-    vectorised = False
+    def kernel_plays(self, game: Game) -> bool:
+        """Never: the reference plays every game."""
+        return False
 
     def play(
         self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False

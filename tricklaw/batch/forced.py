@@ -129,7 +129,7 @@ def report(width: int) -> Ints:
 def outcome(  # noqa: PLR0917  (a kernel's outputs, by position)
     deck: Ints,
     kernel: tuple[Ints, Ints, Ints, Ints, Ints],
-    ends: tuple[int, int],
+    ends: tuple[int, int] | Sequence[int],
     row: Ints,
     facts: dict[str, Any],
     memory: Any = None,
@@ -137,11 +137,14 @@ def outcome(  # noqa: PLR0917  (a kernel's outputs, by position)
     """The :class:`ForcedRound` of one game from its kernel's outputs: ``kernel`` holds
     ``played`` (card index per trick and position), ``leaders``, ``winners``,
     ``receivers`` (per trick and position) and ``scores``, one game each; trick ``t`` is
-    completed by decision ``ends[0] + ends[1] * t``; ``row`` is the game's report."""
+    completed by decision ``ends[0] + ends[1] * t`` (a pair), or ``ends[t]`` (one a trick);
+    ``row`` is the game's report."""
     played, leaders, winners, receivers, scores = kernel
+    if isinstance(ends, tuple):
+        ends = [ends[0] + ends[1] * t for t in range(played.shape[1])]
     tricks = tuple(
         Trick(
-            ends[0] + ends[1] * t,
+            ends[t],
             int(leaders[0, t]),
             tuple(Card(int(c)) for c in deck[played[0, t]]),
             int(winners[0, t]),

@@ -54,6 +54,24 @@ def splitmix_below(state: Any, slot: int, n: int) -> Any:
 
 
 @njit
+def draw_card(  # noqa: PLR0917  (a numba helper: arguments by position)
+    hand: Any, seat: int, legal: Any, options: int, agent: Any, g: int
+) -> Any:
+    """Game ``g``'s random card for ``seat``, drawn as
+    :func:`tricklaw.model.agents.random_step` draws it (``legal[below(count)]``, canonical
+    order): one of ``legal[:options]``, or of the whole hand (``hand[seat]``, one flag a
+    card) when ``options`` is 0; taken out of the hand."""
+    if options == 0:
+        for c in range(hand.shape[1]):
+            if hand[seat, c]:
+                legal[options] = c
+                options += 1
+    card = legal[splitmix_below(agent, g, options)]
+    hand[seat, card] = False
+    return card
+
+
+@njit
 def shuffle_kernel(state: Any, order: Any) -> None:
     """Fisher-Yates from the end on every row of ``order`` (``0 .. size-1`` each), row
     ``g`` driven by generator ``state[g]`` (:func:`tricklaw.model.rng.shuffled`)."""
@@ -114,6 +132,33 @@ def choose(  # noqa: PLR0917  (a numba helper: arguments by position)
         for i in range(options):
             report[g, REPORT + i] = actions[legal[i]]
     return splitmix_below(agent, g, options)
+
+
+@njit
+def choose_card(  # noqa: PLR0917  (a numba helper: arguments by position)
+    hand: Any,
+    seat: int,
+    legal: Any,
+    options: int,
+    agent: Any,
+    g: int,
+    actions: Any,
+    forced: Any,
+    step: int,
+    report: Any,
+) -> Any:
+    """:func:`draw_card` with the decision made by :func:`choose` (decision ``step``,
+    ``actions`` the options' action numbers): one of ``legal[:options]``, or of the whole
+    hand when ``options`` is 0; taken out of the hand. A :data:`FREE` decision draws the
+    card :func:`draw_card` draws."""
+    if options == 0:
+        for c in range(hand.shape[1]):
+            if hand[seat, c]:
+                legal[options] = c
+                options += 1
+    card = legal[choose(agent, g, options, legal, actions, seat, forced, step, report)]
+    hand[seat, card] = False
+    return card
 
 
 @njit

@@ -52,15 +52,18 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
                 }
                 if first is not None:
                     deal["first_leader"] = int(first[g])
-                if rest:
-                    deal["extras"] = {name: int(v[g]) for name, v in rest[0].items()}
+                extras, seating = (*rest, None, None)[:2]
+                if extras:
+                    deal["extras"] = {name: int(v[g]) for name, v in extras.items()}
                 lines.append(
                     _line(
                         {
                             "round": index,
                             "deal": deal,
                             "dealer": None if dealer is None else int(dealer[g]),
-                            "seating": list(range(seats)),
+                            "seating": (
+                                list(range(seats)) if seating is None else seating[g].tolist()
+                            ),
                         }
                     )
                 )

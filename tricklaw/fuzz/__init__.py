@@ -45,7 +45,9 @@ kind: legal actions, trick, scores, ...), and repeats until nothing changes.
 ``tricklaw-fuzz-case``): the set-up, the deals, the actions in notation, the
 disagreement (what the engine said, what the rules give, the clause ids), and the
 reference record of the shrunk game up to the disagreement (``tricklaw check`` reads
-it). ``tricklaw fuzz --engine "COMMAND" --replay FILE`` plays that case again.
+it). A declared departure is written beside them as ``departure-N.json``, the same
+format unshrunk, with the engine's stated rule as ``departure``. ``tricklaw fuzz
+--engine "COMMAND" --replay FILE`` plays a case again.
 
 Exit status: 0 no disagreement, 1 a disagreement (or an engine that breaks the protocol,
 hangs or dies), 2 bad input.

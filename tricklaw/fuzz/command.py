@@ -76,21 +76,20 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             progress=advance,
         )
     text = not args.json
+    if text:
+        for note in run.notes:
+            sys.stderr.write(f"tricklaw: fuzz: note: {note}\n")
     for found in run.departures:
+        found["case"] = _write_case(out, "departure", found["report"])
         if text:
             sys.stdout.write(
                 f"declared departure ({found['ruleset']}, {found['players']} players, game "
                 f"{found['game_index']}): {found['disagreement']['message']} "
-                f"[{found['rule']}]\n"
+                f"[{found['rule']}]\n  case written to {found['case']}\n"
             )
     cases = []
     for report in run.failures:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            path = fresh_file(out, "fuzz", ".json")  # never an earlier run's case
-            path.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
-        except OSError as exc:
-            raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None
+        path = _write_case(out, "fuzz", report)
         found = report["disagreement"]
         cases.append(_case_json(report, path))
         if text:
@@ -110,11 +109,23 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             "requests": run.requests,
             "seconds": round(run.seconds, 3),
             "declared": run.declared,
+            "notes": run.notes,
             "disagreements": cases,
             "departures": [_departure_json(found) for found in run.departures],
         }
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     return 1 if run.failures else 0
+
+
+def _write_case(out: Path, prefix: str, report: dict[str, Any]) -> Path:
+    """Write a case report into ``out`` as ``PREFIX-N.json`` (a name no earlier run used)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path = fresh_file(out, prefix, ".json")  # never an earlier run's case
+        path.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+    except OSError as exc:
+        raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None
+    return path
 
 
 def _case_json(report: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -140,6 +151,7 @@ def _departure_json(found: dict[str, Any]) -> dict[str, Any]:
         "game": found["game_index"],
         "message": found["disagreement"]["message"],
         "rule": found["rule"],
+        "case": str(found["case"]),
     }
 
 
@@ -168,7 +180,12 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
     p.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    p.add_argument("--out", default="fuzz-cases", help="where cases go (default ./fuzz-cases)")
+    p.add_argument(
+        "--out",
+        default="fuzz-cases",
+        help="where cases go: each disagreement as fuzz-N.json, each declared departure as "
+        "departure-N.json (default ./fuzz-cases)",
+    )
     p.add_argument("--keep-going", action="store_true", help="go on after a disagreement")
     p.add_argument(
         "--timeout", type=float, default=ENGINE_TIMEOUT, help="seconds per engine answer"

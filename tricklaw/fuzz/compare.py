@@ -6,7 +6,7 @@ with the clauses at stake."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -15,7 +15,7 @@ from tricklaw.fuzz.engine import Engine
 from tricklaw.model import actions
 from tricklaw.model.cards import Card
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import Citation, cite, trick_answer
+from tricklaw.model.replay.citation import Citation, cite, replayed_answer, trick_answer
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import State
 from tricklaw.spec.errors import TricklawError
@@ -25,6 +25,21 @@ class MismatchError(Exception):
     def __init__(self, disagreement: Disagreement) -> None:
         super().__init__(disagreement.message)
         self.disagreement = disagreement
+
+
+def totals_of(state: State[Any]) -> list[int]:
+    """The totals, as the protocol writes them."""
+    return list(state.returns())
+
+
+def legal_of(state: State[Any]) -> list[str]:
+    """The legal actions in notation, sorted."""
+    return sorted(state.action_to_string(a) for a in state.legal_actions())
+
+
+def scores_from(first: int) -> Callable[[State[Any]], list[list[int]]]:
+    """The scores of the rounds finished from round ``first`` on."""
+    return lambda state: [list(log.scores) for log in state.history[first:]]
 
 
 @dataclass(slots=True)
@@ -60,9 +75,19 @@ class Match:
             )
         )
 
-    def cite(self, point: str, clauses: Sequence[str] = ()) -> Citation:
-        """The citation ``tricklaw check`` gives the same divergence."""
-        return cite(self.state.game, point, clauses)
+    def cite(
+        self,
+        point: str,
+        clauses: Sequence[str] = (),
+        extract: Callable[[State[Any]], Any] | None = None,
+        got: Any = None,
+    ) -> Citation:
+        """The citation ``tricklaw check`` gives the same divergence; with ``extract``
+        (the rules' answer read off a state) and ``got`` (the engine's), the disputes
+        whose readings change that answer are established by playing the game again
+        under each reading (:func:`~tricklaw.model.replay.citation.replayed_answer`)."""
+        answer = replayed_answer(self.state, extract) if extract is not None else None
+        return cite(self.state.game, point, clauses, answer, got)
 
     def shape(self, value: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
         if not isinstance(value, dict) or key not in value or not isinstance(value[key], kind):
@@ -117,7 +142,7 @@ class Match:
                 f"{state.is_terminal()}",
                 state.is_terminal(),
                 view.get("terminal"),
-                self.cite("end"),
+                self.cite("end", (), State.is_terminal, view.get("terminal")),
             )
         if view.get("totals") != list(state.returns()):
             self.fail(
@@ -126,7 +151,7 @@ class Match:
                 f"{list(state.returns())}",
                 list(state.returns()),
                 view.get("totals"),
-                self.cite("totals"),
+                self.cite("totals", (), totals_of, view.get("totals")),
             )
         hands = view.get("hands")
         if hands is not None and not self.same_hands(hands, state.hands):
@@ -152,7 +177,7 @@ class Match:
                 f"say seat {state.current_player()}",
                 state.current_player(),
                 view.get("current_player"),
-                self.cite("turn"),
+                self.cite("turn", (), State.current_player, view.get("current_player")),
             )
         legal = state.legal_actions()
         expected = {state.action_to_string(a) for a in legal}
@@ -175,7 +200,7 @@ class Match:
                 f"also allows {extra or 'nothing more'}, and lacks {missing or 'nothing'}",
                 sorted(expected),
                 sorted(got),
-                self.cite("illegal", clauses),
+                self.cite("illegal", clauses, legal_of, sorted(got)),
             )
 
     def compare_apply(self, before: State[Any], action: int, result: Any, where: str) -> None:
@@ -211,7 +236,7 @@ class Match:
                 f"{expected_scores}",
                 expected_scores,
                 got_scores,
-                self.cite("scores"),
+                self.cite("scores", (), scores_from(len(before.history)), got_scores),
             )
         self.compare_view(self.shape(result, "state", dict, where), f"{where}.state")
         if state.is_terminal():

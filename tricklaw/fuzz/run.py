@@ -35,6 +35,8 @@ class Run:
     """Disagreements the engine declared: its own rule for a dispute they turn on."""
     declared: bool = False
     """Whether the engine declared what it implements (``hello`` or ``--declare``)."""
+    notes: list[str] = field(default_factory=list)
+    """What the engine author should know that is not a disagreement (one line each)."""
 
     def summary(self) -> str:
         rate = self.games / self.seconds * 60 if self.seconds else 0.0
@@ -75,6 +77,11 @@ def fuzz(
         if declaration is None:
             declaration, alive = safe_declaration(engine)
             if not alive:
+                run.notes.append(
+                    "the engine did not answer 'hello' (an error answer such as JSON-RPC "
+                    "-32601 'method not found' is enough; --declare FILE skips it): it was "
+                    "started again and is fuzzed with no declaration"
+                )
                 run.requests += engine.requests
                 engine.close()
                 engine = Engine(command, timeout)
@@ -94,6 +101,10 @@ def fuzz(
                 continue
             own = departure(declaration, outcome.case, outcome.disagreement)
             if own is not None:
+                report = case_json(outcome, command)  # not shrunk: nothing to mend
+                report["departure"] = own
+                report["game_index"] = index
+                report["run_seed"] = seed
                 run.departures.append(
                     {
                         "game_index": index,
@@ -101,6 +112,7 @@ def fuzz(
                         "players": case.players,
                         "rule": own,
                         "disagreement": outcome.disagreement.as_json(),
+                        "report": report,
                     }
                 )
                 continue

@@ -17,10 +17,11 @@ games):
   each game's totals.
 
 Where the batch engine has no path, None is returned and the caller plays the reference:
-numpy not installed, a ruleset or table without a kernel (two-player games, plug-ins),
-a reading its kernel leaves to the reference (Hund's sets), and agents other than random
-(the heuristic and search agents are not vectorised: they decide from the model's views
-card by card, which a kernel would have to restate rule by rule).
+numpy not installed, a game its engine does not play in lockstep
+(:meth:`~tricklaw.batch.engine.BatchEngine.kernel_plays`: no numba, a plug-in's ruleset),
+and agents other than random (the heuristic and search agents are not vectorised: they
+decide from the model's views card by card, which a kernel would have to restate rule by
+rule).
 """
 
 from __future__ import annotations
@@ -118,12 +119,9 @@ def pairs(base: Game, other: Game, first: int, count: int, max_rounds: int) -> O
     played = []
     for game in (base, other):
         engine = engine_for(game.ruleset.id)
-        if not engine.vectorised:
+        if not engine.kernel_plays(game):  # the reference plays this game
             return None
-        chunk = engine.play(game, seeds, max_rounds, trace=True)
-        if chunk.trace is None:  # this reading is handed to the reference
-            return None
-        played.append(chunk)
+        played.append(engine.play(game, seeds, max_rounds, trace=True))
     trick, score = compared(played[0], played[1])
     out = []
     for g in range(count):

@@ -66,7 +66,12 @@ def main(argv: list[str] | None = None) -> int:
 
     mutants = load_mutants(args.mutants) if args.mutants else generate()
     files = set(ruleset_files(get_ruleset(args.ruleset), repo_root())) if args.ruleset else set()
+    unknown = sorted(set(args.only) - {m.id for m in mutants})
+    if unknown:  # a run of nothing would pass while checking nothing
+        p.error(f"--only {unknown[0]}: no such mutant (see --list; ids name the line)")
     chosen = select(mutants, args.sample, args.seed, args.only, files)
+    if not chosen:
+        p.error("no mutant is selected (see --list)")
     if args.list:
         for m in chosen:
             print(f"{m.id}\t{m.description}")

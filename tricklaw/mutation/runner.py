@@ -33,20 +33,29 @@ How a killed mutant was killed (:attr:`MutantResult.kind`, :data:`KINDS`):
   in the model's folder or in a file the mutant patched, such as a plug-in's model) on
   an input verify gave it: the mutated model crashes on a legal input, which verify's
   exit status and traceback report;
+* ``step-exception``: a step of verify fell over in verify's own code on the mutated
+  model's answers (an exception that is not a
+  :class:`~tricklaw.spec.errors.TricklawError`); verify reports such a step as a ``fail``
+  row with its traceback (:func:`tricklaw.verify.run.guarded`) and goes on, so the
+  failure is verify's report of the mutant, though not one naming the broken rule. The
+  same traceback in the model, or a ``TricklawError``, is a ``model-exception`` or
+  ``check-exception`` as above;
+* ``vectors``: only the ``vectors KIND`` rows failed: the model no longer gives its own
+  published conformance vectors (a regression against its past answers, not a rule's
+  proof or check);
 * ``timeout``: verify did not finish within :func:`time_limit`, while the unmutated run
   finished in at most a third of it (a cut run whose baseline is not well inside the
   limit is status ``timeout``, undecided, never a kill).
 
-Not kills (status ``error``, outside the score, listed): verify dying of an exception
-raised in verify's own code that is not a
-:class:`~tricklaw.spec.errors.TricklawError` (verify fell over on the mutant's answer
-instead of reporting it: a weakness of verify, not a detection), or of a harness failure
-(an import or syntax error, a broken process pool, memory, no traceback at all).
+Not kills (status ``error``, outside the score, listed): verify dying outside its steps
+of an exception raised in its own code that is not a
+:class:`~tricklaw.spec.errors.TricklawError`, or of a harness failure (an import or
+syntax error, a broken process pool, memory, no traceback at all).
 
 The score is killed / (killed + survived + timeout); ``strict-score`` counts only kills
 by an obligation, a counterexample, a check's exception or a timeout (not the mutated
-code's own exceptions). verify alone must kill every mutant that changes a rule's
-behaviour.
+code's own exceptions, nor a step's fall, nor the published vectors alone). verify
+alone must kill every mutant that changes a rule's behaviour.
 """
 
 from __future__ import annotations
@@ -76,8 +85,18 @@ NOT_APPLIED = "not-applied"
 TIMEOUT = "timeout"
 ERROR = "error"
 """A run that ended in a harness failure or verify's own code falling over: no kill."""
-KINDS = ("obligation", "counterexample", "check-exception", "model-exception", "timeout")
+KINDS = (
+    "obligation",
+    "counterexample",
+    "check-exception",
+    "model-exception",
+    "step-exception",
+    "vectors",
+    "timeout",
+)
 """The ways a mutant is killed (see the module docstring)."""
+VECTORS = "vectors "
+"""The obligation names of verify's conformance-vector rows (``vectors KIND``)."""
 STRICT_KINDS = frozenset({"obligation", "counterexample", "check-exception", "timeout"})
 """The kinds the strict score counts: not the mutated code's own exceptions."""
 HARNESS_ERRORS = frozenset(
@@ -253,11 +272,15 @@ def _error_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
+def crash_kind(
+    err: str, tree: Path, patched: Sequence[str], stepped: bool = False
+) -> tuple[str, str]:
     """(kind, what) of verify dying with stderr ``err`` on the copy ``tree`` where the
     mutant patched the files ``patched``: ``check-exception``, ``model-exception`` (raised in
     the model's folder or a patched file), or
-    ``error`` (verify's own code or the harness failed; see the module docstring)."""
+    ``error`` (verify's own code or the harness failed; see the module docstring).
+    ``stepped``: the traceback is a step's ``fail`` row (verify reported the fall and
+    went on), so verify's own code falling over is ``step-exception``, a kill."""
     files, line = _first_traceback(err)
     name = line.split(":", 1)[0].rsplit(".", 1)[-1].strip()
     where = files[-1] if files else ""
@@ -270,6 +293,8 @@ def crash_kind(err: str, tree: Path, patched: Sequence[str]) -> tuple[str, str]:
     inside = [str(tree / "tricklaw" / "model"), str(tree / "model")]
     if where in model or any(where.startswith(folder + "/") for folder in inside):
         return "model-exception", f"{line[-300:]} (at {where})"
+    if stepped:
+        return "step-exception", f"a step of verify fell over: {line[-300:]} (at {where})"
     return ERROR, f"verify's own code fell over: {line[-300:]} (at {where})"
 
 
@@ -288,9 +313,16 @@ def failed_rows(report: Mapping[str, Any]) -> list[dict[str, str]]:
     return [
         {k: str(r[k]) for k in ("obligation", "ruleset", "players", "reading", "status")}
         | {"detail": str(r.get("detail", ""))[:300]}
+        | ({"traceback": str(r["witness"]["traceback"])} if _stopped(r) else {})
         for r in report["results"]
         if r["status"] in FAILING or (r["status"] in HOLLOW and not r.get("expected"))
     ]
+
+
+def _stopped(row: Mapping[str, Any]) -> bool:
+    """Whether a verify row is a step that fell over (:func:`tricklaw.verify.run.guarded`)."""
+    witness = row.get("witness")
+    return isinstance(witness, dict) and "traceback" in witness
 
 
 def verify(
@@ -310,9 +342,15 @@ def verify(
         return TIMEOUT, [], ""
     if out.exists():
         failed = failed_rows(json.loads(out.read_text(encoding="utf-8")))
+        reported = [r for r in failed if "traceback" not in r]
+        if failed and not reported:  # only steps that fell over: judged as a crash
+            crashed = dict(failed[0])
+            return KILLED, [crashed | {"stderr": crashed.pop("traceback")}], "crash"
         if failed or code != 0:
-            first = failed[0]["status"] if failed else ""
+            first = reported[0]["status"] if reported else ""
             kind = "counterexample" if first == "counterexample" else "obligation"
+            if reported and all(r["obligation"].startswith(VECTORS) for r in reported):
+                kind = "vectors"
             return KILLED, failed or [{"obligation": "exit status", "status": "fail"}], kind
         return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]
@@ -369,8 +407,9 @@ def run_mutant(
             outcome, failures, kind = verify(tree, rid, settings, limit)
             seconds[rid] = round(time.perf_counter() - began, 1)
             if kind == "crash":
+                stepped = failures[0]["obligation"] != "crash"
                 kind, what = crash_kind(
-                    failures[0].pop("stderr", ""), tree, patched_files(mutant.patch)
+                    failures[0].pop("stderr", ""), tree, patched_files(mutant.patch), stepped
                 )
                 failures[0]["detail"] = what
                 outcome = KILLED if kind != ERROR else ERROR

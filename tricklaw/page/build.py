@@ -157,7 +157,11 @@ def cmd_page(args: argparse.Namespace) -> int:
     check_output_folder(out, "OUT")
     summary = build_page(Path(args.out), pyodide, args.docs_url)
     total = sum(summary["bytes"].values())
-    print(f"page built in {summary['out']}: {len(summary['bytes'])} files, {total:,} bytes")
+    if args.json:
+        answer = {"status": "built", "folder": summary["out"], "build": summary["build"]}
+        print(json.dumps(answer | {"files": len(summary["bytes"]), "bytes": total}))
+    else:
+        print(f"page built in {summary['out']}: {len(summary['bytes'])} files, {total:,} bytes")
     return 0
 
 
@@ -175,6 +179,11 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     b.add_argument("--pyodide", help="the npm pyodide package's folder (default: node_modules)")
     b.add_argument(
         "--docs-url", default="", help="the docs site's root, for the clause links (default none)"
+    )
+    b.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object (status, folder, build, files, bytes)",
     )
     b.set_defaults(func=cmd_page)
 

@@ -1,7 +1,8 @@
 """The checks of ``tricklaw verify`` that are not Z3 obligations: the clause registry
 (``registry``, ``model-cites-spec``, ``options-are-disputes``), the worked examples run on
-the model (``example ID``), the shuffle reference vectors (``shuffle-vectors``) and the
-self-check of sampled random games (``self-check``)."""
+the model (``example ID``), the shuffle reference vectors (``shuffle-vectors``), the
+published conformance vectors run again (``vectors KIND``) and the self-check of sampled
+random games (``self-check``)."""
 
 from __future__ import annotations
 
@@ -127,6 +128,50 @@ def example_results(ruleset: Ruleset[Any]) -> list[Result]:
                 secs,
                 cs[0].clauses,
                 detail,
+            )
+        )
+    return out
+
+
+def vector_results(ruleset: Ruleset[Any]) -> list[Result]:
+    """``vectors KIND`` for each kind of conformance vector the package publishes for
+    ``ruleset`` (:mod:`tricklaw.vectors`): every case run again by the reference runner
+    from its inputs (:func:`~tricklaw.vectors.runner.run_case`) must give the published
+    outputs, deciding clauses included. A check, not a proof: it holds the model to the
+    contract engine authors test against, so a change of behaviour the vectors show (a
+    trick's winner, a cited clause, a legal card, a score) fails verify, naming the first
+    case that differs. A ruleset without published vectors (a plug-in) has no rows."""
+    from tricklaw.vectors.files import KINDS, field_difference, file_name
+    from tricklaw.vectors.runner import load, run_case
+
+    documents = load()
+    out = []
+    for kind in KINDS:
+        document = documents.get(file_name(kind, ruleset.id))
+        if kind == "rng" or document is None:
+            continue
+        start = time.perf_counter()
+        cases = document["cases"]
+        wrong = ""
+        for case in cases:
+            try:
+                got = run_case(kind, case)
+            except Exception as exc:  # the model falling over on a published case
+                wrong = f"case {case['id']}: the model raised {type(exc).__name__}: {exc}"
+                break
+            if got != case["expected"]:
+                wrong = f"case {case['id']}: {field_difference(case['expected'], got)}"
+                break
+        out.append(
+            Result(
+                f"vectors {kind}",
+                ruleset.id,
+                "",
+                "every reading",
+                "fail" if wrong else "pass",
+                time.perf_counter() - start,
+                (),
+                wrong[:400] or f"all {len(cases)} published cases give their outputs again",
             )
         )
     return out

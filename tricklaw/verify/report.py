@@ -65,7 +65,8 @@ def render(results: list[Result], out: TextIO) -> None:
         console.print(bounds_table)
     for r in results:
         if r.status not in {PROVED, PASS}:
-            witness = f" witness: {json.dumps(r.witness)}" if r.witness else ""
+            shown = {k: v for k, v in r.witness.items() if k != "traceback"}  # JSON only
+            witness = f" witness: {json.dumps(shown)}" if shown else ""
             expected = f" (expected: {r.expected})" if r.expected else ""
             console.print(
                 f"{r.status}: {r.obligation} {r.ruleset} {r.players} [{r.reading}]: "

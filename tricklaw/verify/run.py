@@ -6,10 +6,13 @@ each process runs (in a fresh Z3 context, heaviest first on a pool of workers) a
 from __future__ import annotations
 
 import multiprocessing
+import time
+import traceback
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +37,16 @@ from tricklaw.proofs.findings import register_check
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
 from tricklaw.proofs.solver import fresh_context
+from tricklaw.proofs.statuses import FAIL
 from tricklaw.spec.errors import OptionError
 from tricklaw.spec.proved_bounds import load_bounds
-from tricklaw.verify.checks import example_results, registry_checks, self_check, shuffle_check
+from tricklaw.verify.checks import (
+    example_results,
+    registry_checks,
+    self_check,
+    shuffle_check,
+    vector_results,
+)
 
 
 @dataclass(frozen=True)
@@ -157,8 +167,8 @@ def _ruleset_checks(
     scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
 ) -> list[Result]:
     """A ruleset's checks over all its player counts: the registry, the worked examples
-    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands) and the
-    tie and gap detector."""
+    (by the model, by Z3 on the trick rule and by a Z3 search for legal hands), the
+    tie and gap detector and the published conformance vectors."""
     results = registry_checks(ruleset)
     results += example_results(ruleset)
     with labelled(obligation="example-z3"):
@@ -169,7 +179,44 @@ def _ruleset_checks(
     whole = scope.players is None and not scope.options
     with labelled(obligation="ties"):
         results += ties.ties(ruleset, counts, options, scope.timeout_ms, complete=whole)
+    results += vector_results(ruleset)
     return results
+
+
+def guarded(
+    name: str, ruleset: str, players: int | None, call: Callable[[], list[Result]]
+) -> list[Result]:
+    """``call()``'s results; if it raises, one ``fail`` row for the step ``name`` instead,
+    naming the exception and where it was raised (``witness``: ``exception``, ``frame``
+    and the ``traceback``), so that one step falling over (a model that crashes on an
+    input the step gave it, or a check that raises) fails verify with a report of every
+    other step, rather than ending it. A bad option value (:class:`OptionError`) is the
+    user's input, not a finding: it still ends verify with its one-line error."""
+    start = time.perf_counter()
+    try:
+        return call()
+    except OptionError:
+        raise
+    except Exception as exc:  # any fall is reported as the step's failure
+        frames = traceback.extract_tb(exc.__traceback__)
+        frame = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        what = f"{type(exc).__name__}: {exc}"
+        return [
+            Result(
+                name,
+                ruleset,
+                str(players or ""),
+                "",
+                FAIL,
+                round(time.perf_counter() - start, 3),
+                detail=f"the step stopped: {what} (at {frame})"[:400],
+                witness={
+                    "exception": what[:400],
+                    "frame": frame,
+                    "traceback": "".join(traceback.format_exception(exc))[-4000:],
+                },
+            )
+        ]
 
 
 def _run_unit(
@@ -184,7 +231,12 @@ def _run_unit(
             progress("edition diff")
             rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
             with labelled(obligation="edition-diff"):
-                results = edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms)
+                results = guarded(
+                    "edition diff",
+                    "",
+                    None,
+                    lambda: edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms),
+                )
             return results, recorder.entries if recorder else []
         ruleset = get_ruleset(unit.ruleset)
         options = _fixed(scope, ruleset)
@@ -192,17 +244,29 @@ def _run_unit(
             parted = next(s for s in PARTED_STEPS if s.name == unit.step)
             progress(f"{ruleset.id} {unit.players}p: {parted.name} part {unit.part + 1}")
             with labelled(obligation=parted.name):
-                assert unit.players is not None
-                results = parted.run(ruleset, unit.players, options, scope.timeout_ms, unit.part)
+                n = unit.players
+                assert n is not None
+                results = guarded(
+                    parted.name,
+                    ruleset.id,
+                    n,
+                    lambda: parted.run(ruleset, n, options, scope.timeout_ms, unit.part),
+                )
         elif unit.players is None:
             progress(f"{ruleset.id}: registry, worked examples, ties")
-            results = _ruleset_checks(scope, ruleset, options)
+            results = guarded(
+                "registry, worked examples, ties",
+                ruleset.id,
+                None,
+                lambda: _ruleset_checks(scope, ruleset, options),
+            )
         else:
             results = []
             for name, step in PLAYER_STEPS:
                 progress(f"{ruleset.id} {unit.players}p: {name}")
                 with labelled(obligation=name):  # the steps name their own queries better
-                    results += step(ruleset, unit.players, options, scope.timeout_ms)
+                    call = partial(step, ruleset, unit.players, options, scope.timeout_ms)
+                    results += guarded(name, ruleset.id, unit.players, call)
     return results, recorder.entries if recorder else []
 
 

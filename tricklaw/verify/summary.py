@@ -138,8 +138,9 @@ def _entry(rows: Sequence[Result]) -> list[str]:
     clauses = [c for c in r.clauses if ":" not in c]
     if clauses:
         lines += _wrap("clauses: " + ", ".join(clauses), indent="    ")
-    if r.witness:
-        lines += _wrap("witness: " + json.dumps(r.witness, sort_keys=True), indent="    ")
+    shown = {k: v for k, v in r.witness.items() if k != "traceback"}  # in the JSON report
+    if shown:
+        lines += _wrap("witness: " + json.dumps(shown, sort_keys=True), indent="    ")
     if len(rows) > 1:
         lines += _wrap(f"({len(rows)} rows; the detail above is the first's)", indent="    ")
     return lines

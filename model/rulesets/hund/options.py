@@ -60,6 +60,7 @@ OPTION_SPECS = (
         "the virtual player's odd column (15 cards)",
         choices=("extra-down", "extra-up"),
         dispute="HUND-D-VIRTUALODD",
+        acts_with=(("more-cards", "yes"),),  # the odd hand exists only then
     ),
     OptionSpec(
         "virtual-hund",

@@ -77,6 +77,7 @@ class TheLast(Ruleset[Table]):
             "where the ghost sits (2 players)",
             choices=("per-round", "fixed"),
             dispute="LAST-D-GHOSTSEAT",
+            acts_with=(("rounds", 3),),  # the seat can move only from a second round on
         ),
         game_tie_option("LAST-D-GAMETIE"),
     )

@@ -103,20 +103,13 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                else:
-                    for c in range(width):
-                        if hand[seat, c]:
-                            legal[options] = c
-                            options += 1
                 if forced is None:  # the random games: numba compiles this variant apart
-                    r = jit.splitmix_below(agent, g, options)
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
                 else:
-                    r = jit.choose(
-                        agent, g, options, legal, play_actions, seat, forced, step, report
+                    card = jit.choose_card(
+                        hand, seat, legal, options, agent, g, play_actions, forced, step, report
                     )
-                card = legal[r]
                 step += 1
-                hand[seat, card] = False
                 held[seat, colour[card]] -= 1
                 played[g, t, p] = card
                 if p == 0:
@@ -153,7 +146,10 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
 
 
 class LowHighBatch(Lockstep):
-    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep."""
+    """:class:`~tricklaw.model.rulesets.lowhigh.LowHigh` in lockstep: the kernel where
+    numba is installed, else numpy's arrays."""
+
+    needs_numba = False
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """After ``rounds`` rounds, or as many as players (LH-GAME-1)."""

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
-from tricklaw.batch.engine import Bools, Chunk, Lockstep, ReferenceFallback, Table
+from tricklaw.batch.engine import Bools, Lockstep, Table
 from tricklaw.batch.forced import (
     FORCED,
     Dealt,
@@ -100,18 +100,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
         for p in range(players):  # the picks, from the leader on (STI93-SELECT-1)
             seat = (first + p) % players
-            options = 0
-            for c in range(width):
-                if hand[seat, c]:
-                    legal[options] = c
-                    options += 1
             if forced is None:  # the random games: numba compiles this variant apart
-                r = jit.splitmix_below(agent, g, options)
+                card = jit.draw_card(hand, seat, legal, 0, agent, g)
             else:
-                r = jit.choose(agent, g, options, legal, select_actions, seat, forced, step, report)
-            card = legal[r]
+                card = jit.choose_card(
+                    hand, seat, legal, 0, agent, g, select_actions, forced, step, report
+                )
             step += 1
-            hand[seat, card] = False
             picks[g, seat] = card
             scores[g, seat] = -value[card]  # the picked card counts (STI93-SCORE-3)
         leader = first
@@ -135,14 +130,12 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                         legal[options] = c
                         options += 1
                 if forced is None:  # the random games: numba compiles this variant apart
-                    r = jit.splitmix_below(agent, g, options)
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
                 else:
-                    r = jit.choose(
-                        agent, g, options, legal, play_actions, seat, forced, step, report
+                    card = jit.choose_card(
+                        hand, seat, legal, options, agent, g, play_actions, forced, step, report
                     )
-                card = legal[r]
                 step += 1
-                hand[seat, card] = False
                 played[g, t, p] = card
                 if p == 0:
                     lead = colour[card]
@@ -211,19 +204,6 @@ def _setup(game: Game, index: int) -> tuple[int | None, int, Ints, tuple[int, bo
 class StichelnBatch(Lockstep):
     """Sticheln (one edition) in the batch engine: the kernel where numba is installed,
     else the reference engine game by game."""
-
-    @property
-    def vectorised(self) -> bool:  # type: ignore[override]
-        """Whether the kernel runs (numba available)."""
-        return jit.AVAILABLE
-
-    def play(
-        self, game: Game, seeds: tuple[int, ...], max_rounds: int, trace: bool = False
-    ) -> Chunk:
-        """The lockstep loop, or the reference without numba."""
-        if not jit.AVAILABLE:
-            return ReferenceFallback().play(game, seeds, max_rounds, trace)
-        return super().play(game, seeds, max_rounds, trace)
 
     def game_over(self, table: Table, rounds_played: int) -> Bools:
         """1993 with ``end=target``: a total reaches the target (dispute STI93-D-END); else
