@@ -45,13 +45,16 @@ def fuzz(tricklaw_script: str, out: Path, *args: str) -> tuple[int, dict[str, An
 
 
 def test_the_adapter_declares_what_the_kernels_play() -> None:
+    """Every built-in table: The Last's ghost, Hund's virtual player and sets included."""
     declared = parse_declaration(implements(), "implements")
     assert {r.ruleset for r in declared.rulesets} == set(RULESETS)
+    for ruleset in RULESETS:
+        entry = declared.of(ruleset)
+        assert entry is not None
+        for players in get_ruleset(ruleset).player_counts:
+            assert entry.allows(players, {}) is None, (ruleset, players)
     hund = declared.of("hund")
-    assert hund is not None and hund.players == (3, 4, 5)
-    assert hund.allows(4, {"designation-mode": "sets"}) is not None
-    last = declared.of("the-last")
-    assert last is not None and 2 not in last.players
+    assert hund is not None and hund.allows(2, {"designation-mode": "sets"}) is None
 
 
 def test_the_kernel_refuses_an_action_outside_its_own_legal_ones() -> None:
@@ -66,7 +69,10 @@ def test_the_kernel_refuses_an_action_outside_its_own_legal_ones() -> None:
 
 
 def test_the_adapter_refuses_tables_the_kernels_do_not_play() -> None:
+    """``new_game`` keeps to the declaration (here one narrowed to 3-5 players)."""
     adapter = Adapter()
+    narrowed = {"rulesets": {"the-last": {"players": [3, 4, 5]}}}
+    adapter.declaration = parse_declaration(narrowed, "implements")
     line = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -101,12 +107,14 @@ def test_without_the_kernels_the_adapter_exits_2() -> None:
     assert proc.returncode == 2 and "numba" in proc.stderr
 
 
-@pytest.mark.parametrize("ruleset", list(RULESETS))
-def test_seeded_rounds_are_dealt_as_the_reference_deals_them(ruleset: str) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "players"),
+    [(r, max(get_ruleset(r).player_counts)) for r in RULESETS] + [("the-last", 2), ("hund", 2)],
+)
+def test_seeded_rounds_are_dealt_as_the_reference_deals_them(ruleset: str, players: int) -> None:
     """Rounds after the explicit deals are dealt from the seed by the batch engine's own
     shuffle: a game given no deals plays as the oracle's, each seat taking its last legal
-    action (long games: Sticheln 1993 to a target)."""
-    players = max(get_ruleset(ruleset).player_counts)
+    action (long games: Sticheln 1993 to a target; the two-player games too)."""
     options = LONG.get(ruleset, {})
     adapter, oracle = Adapter(), Oracle()
     setup = {"ruleset": ruleset, "players": players, "options": options, "seed": 11}
@@ -138,6 +146,27 @@ ROUNDS = 8
 def test_fuzz_agrees_with_the_kernels(ruleset: str, tricklaw_script: str, tmp_path: Path) -> None:
     status, summary = fuzz(
         tricklaw_script, tmp_path, ruleset, "--engine", ADAPTER, "--games", "4", "--seed", "3"
+    )
+    assert status == 0, summary
+    assert summary["declared"] and summary["games"] == 4 and summary["actions"] > 100
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        ("the-last", "--players", "2"),
+        ("hund", "--players", "2"),
+        ("hund", "--option", "designation-mode=sets"),
+    ],
+    ids=["the-last-ghost", "hund-virtual", "hund-sets"],
+)
+def test_fuzz_agrees_on_the_ghost_the_virtual_player_and_sets(
+    table: tuple[str, ...], tricklaw_script: str, tmp_path: Path
+) -> None:
+    """The decisions the kernels add there (Hund's DESIGNATE actions) and those they do not
+    (the ghost's and the virtual player's cards) are the reference's."""
+    status, summary = fuzz(
+        tricklaw_script, tmp_path, *table, "--engine", ADAPTER, "--games", "4", "--seed", "5"
     )
     assert status == 0, summary
     assert summary["declared"] and summary["games"] == 4 and summary["actions"] > 100

@@ -17,11 +17,11 @@ code rather than the kernels': the notation (cards and actions read and written,
 kernel's totals by the reference's :meth:`~tricklaw.model.ruleset.Ruleset.winners`, as the
 batch engine's logs name them (:mod:`tricklaw.batch.trace`).
 
-``hello`` answers with ``implements`` (:mod:`tricklaw.model.replay.declaration`): only the
-tables the kernels play (each ruleset's :class:`~tricklaw.batch.forced.ForcedGame`: no
-two-player games of The Last or Hund, no Hund designation sets), so the fuzzer keeps to
-them; ``new_game`` refuses any other. Without numba (or with ``TRICKLAW_BATCH_JIT=0``) the
-kernels do not run and the adapter exits with status 2.
+``hello`` answers with ``implements`` (:mod:`tricklaw.model.replay.declaration`): the
+tables the kernels play (each ruleset's :class:`~tricklaw.batch.forced.ForcedGame`: every
+built-in table, The Last's ghost, Hund's virtual player and designation sets included), so
+the fuzzer keeps to them; ``new_game`` refuses any other. Without numba (or with
+``TRICKLAW_BATCH_JIT=0``) the kernels do not run and the adapter exits with status 2.
 
 The numba kernels compile on first use (cached on disk afterwards); a first run may want
 ``tricklaw fuzz --timeout 60``.

@@ -600,7 +600,4 @@ def forced_round(
 
 
 BATCH.register("hund", HundBatch())
-FORCED.register(
-    "hund",
-    ForcedGame(forced_round, {"players": [3, 4, 5], "options": {"designation-mode": ["drawn"]}}),
-)
+FORCED.register("hund", ForcedGame(forced_round))

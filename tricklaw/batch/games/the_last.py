@@ -411,4 +411,4 @@ def forced_round(
 
 
 BATCH.register("the-last", TheLastBatch())
-FORCED.register("the-last", ForcedGame(forced_round, {"players": [3, 4, 5]}))
+FORCED.register("the-last", ForcedGame(forced_round))
