@@ -39,6 +39,7 @@ LAYERS = (
     "tricklaw.proofs.scores:SCORES",
     "tricklaw.proofs.model_rules:MODEL_RULES",
     "tricklaw.batch:BATCH",
+    "tricklaw.batch.forced:FORCED",
     "tricklaw.model.strategies:HEURISTICS",
 )
 """Every layer's registry besides the model's, as ``module:name``."""

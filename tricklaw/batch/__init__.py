@@ -12,6 +12,10 @@ played in lockstep: without numba only Low-High is (its lockstep part also runs 
 numpy), the others are played by the reference. Deals and agents draw from the
 reference's portable streams, so a seed gives the same game in both engines (checked by
 ``tests/test_batch.py``).
+
+The kernels can also be driven action by action (:mod:`tricklaw.batch.forced`): the
+differential fuzzer plays them so, through :mod:`tricklaw.kernel_engine`, like any other
+engine (``tests/test_kernel_engine.py``).
 """
 
 from __future__ import annotations

@@ -82,3 +82,95 @@ def shuffle_kernel(state: Any, order: Any) -> None:
             held = order[g, i]
             order[g, i] = order[g, j]
             order[g, j] = held
+
+
+FREE = -1
+"""A forced-action entry that leaves the decision to the random agent."""
+STOP = -2
+"""A forced-action entry that asks for the legal actions at this decision."""
+REPORT = 4
+"""A report row's head: the decision, its seat, the number of legal actions, and whether a
+forced action was refused (1) or the legal actions asked for (0); then the actions."""
+
+
+@njit
+def choose(  # noqa: PLR0917  (a numba helper: arguments by position)
+    agent: Any,
+    g: int,
+    options: int,
+    legal: Any,
+    actions: Any,
+    seat: int,
+    forced: Any,
+    step: int,
+    report: Any,
+) -> Any:
+    """The index into ``legal[:options]`` of decision ``step`` of game ``g`` (seat
+    ``seat``), ``actions[legal[i]]`` being option ``i``'s action number.
+
+    ``forced[g, step]`` (:data:`FREE` where the row is shorter) is the action to take, if
+    it is among this kernel's own legal actions; :data:`FREE` draws as the random agent
+    does, ``below(options)`` (:func:`tricklaw.model.agents.random_step`; the agent's
+    stream advances only at such draws); a forced action that is not legal, or
+    :data:`STOP`, is written to ``report[g]`` (the first such decision only: :data:`REPORT`
+    numbers, then the legal actions) and the decision drawn, so the round goes on (what
+    follows is not the caller's game). The random games never call it: a kernel given
+    ``forced`` None draws with :func:`splitmix_below` itself, in a variant numba compiles
+    apart (``if forced is None`` on an argument is decided at compile time)."""
+    want = forced[g, step] if step < forced.shape[1] else FREE
+    if want == FREE:
+        return splitmix_below(agent, g, options)
+    if want != STOP:
+        for i in range(options):
+            if actions[legal[i]] == want:
+                return i
+    if report[g, 0] < 0:
+        report[g, 0] = step
+        report[g, 1] = seat
+        report[g, 2] = options
+        report[g, 3] = want != STOP
+        for i in range(options):
+            report[g, REPORT + i] = actions[legal[i]]
+    return splitmix_below(agent, g, options)
+
+
+@njit
+def choose_card(  # noqa: PLR0917  (a numba helper: arguments by position)
+    hand: Any,
+    seat: int,
+    legal: Any,
+    options: int,
+    agent: Any,
+    g: int,
+    actions: Any,
+    forced: Any,
+    step: int,
+    report: Any,
+) -> Any:
+    """:func:`draw_card` with the decision made by :func:`choose` (decision ``step``,
+    ``actions`` the options' action numbers): one of ``legal[:options]``, or of the whole
+    hand when ``options`` is 0; taken out of the hand. A :data:`FREE` decision draws the
+    card :func:`draw_card` draws."""
+    if options == 0:
+        for c in range(hand.shape[1]):
+            if hand[seat, c]:
+                legal[options] = c
+                options += 1
+    card = legal[choose(agent, g, options, legal, actions, seat, forced, step, report)]
+    hand[seat, card] = False
+    return card
+
+
+@njit
+def given_or_below(state: Any, g: int, n: int, given: Any) -> Any:
+    """A chance draw of the deal (``below(n)`` from ``state[g]``), or ``given[g]`` where the
+    caller gives the outcome (an explicit deal; ``given`` None: always drawn; -1: drawn)."""
+    if given is None:
+        return splitmix_below(state, g, n)
+    if given[g] < 0:
+        return splitmix_below(state, g, n)
+    return given[g]
+
+
+NO_REPORT = np.full((1, REPORT), -1, dtype=np.int64)
+"""The report argument of the random games (never written: they force nothing)."""

@@ -23,13 +23,30 @@ games fall back to the reference engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Lockstep, Table
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    given,
+    outcome,
+    report,
+    rows,
+    taker,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.rulesets.hund import ROUNDS, rules_of
+from tricklaw.model.state import Deal, Game
 
 LEADER = int(ActionKind.LEADER) << 8
 DESIGNATE = int(ActionKind.DESIGNATE) << 8
@@ -67,12 +84,18 @@ def _choose_sets(  # noqa: PLR0917  (a numba helper: arguments by position)
     legal: Ints,
     sets: Ints,
     choosers: Ints,
-) -> None:
+    actions: Ints,
+    forced: Ints | None,
+    step: int,
+    report: Ints,
+) -> int:
     """The five designation sets of game ``g`` (HUND-OPT-2): each chosen in turn by the
     next player after the last (never the virtual player, seat ``virtual``; -1: none), from
     the start player on,
     among the cards of an unused value (and suit, ``set-suits=distinct``) in canonical
-    order."""
+    order. ``forced`` (None: random games), ``step`` (the first set's decision) and
+    ``report``: see :func:`tricklaw.batch.jit.choose`, card index ``c`` being the action
+    ``actions[c]``; returns the decision after the last set."""
     seat = leader
     for k in range(POWERS):
         seat = (seat + 1) % seats
@@ -89,7 +112,13 @@ def _choose_sets(  # noqa: PLR0917  (a numba helper: arguments by position)
             if ok:
                 legal[options] = c
                 options += 1
-        sets[g, k] = legal[jit.splitmix_below(agent, g, options)]
+        if forced is None:  # the random games: numba compiles this variant apart
+            sets[g, k] = legal[jit.splitmix_below(agent, g, options)]
+        else:
+            r = jit.choose(agent, g, options, legal, actions, seat, forced, step, report)
+            sets[g, k] = legal[r]
+        step += 1
+    return step
 
 
 @jit.njit
@@ -115,6 +144,12 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     winners: Ints,
     holders: Ints,
     scores: Ints,
+    given: Ints | None,
+    play_actions: Ints,
+    leader_actions: Ints,
+    designate_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game, at ``scores.shape[1]`` seats (the virtual player's, seat
     ``players``, with two players). ``rules``: timing code, hund-tie excludes, lead-tie
@@ -124,7 +159,11 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     rounds; fills ``designation`` (-1 with sets), ``named`` (the seat the decider names,
     -1: none), ``first``, ``sets`` and ``choosers`` (with sets), ``played``,
     ``leaders``, ``winners``, ``holders`` (suits per power, -1 unassigned) and
-    ``scores``."""
+    ``scores``. ``given``: an explicit deal's designation as its place among the unused
+    numbers (None or -1: drawn). ``forced`` (None: random games) and ``report``: see
+    :func:`tricklaw.batch.jit.choose`, card index ``c`` being the action
+    ``play_actions[c]`` when played and ``designate_actions[c]`` when designated, seat
+    ``s`` named ``leader_actions[s]``; the virtual player's cards are no decision."""
     games, width = dealt.shape[0], colour.shape[0]
     seats = scores.shape[1]
     size = dealt.shape[1] // seats
@@ -140,6 +179,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     for g in range(games):
         hand[:, :] = False
         taken[:, :] = 0
+        step = 0
         for k in range(players):
             for i in range(size):
                 hand[k, dealt[g, k * size + i]] = True
@@ -156,7 +196,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
             for n in range(5):
                 if not used[g, n]:
                     left += 1
-            pick = 0 if ascending else jit.splitmix_below(deal_rng, g, left)
+            pick = 0 if ascending else jit.given_or_below(deal_rng, g, left, given)
             for n in range(5):
                 if not used[g, n]:
                     if pick == 0:
@@ -169,12 +209,35 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         named[g] = -1
         leader = start
         if decider[g] >= 0:
-            leader = jit.splitmix_below(agent, g, seats)
+            if forced is None:  # the random games: numba compiles this variant apart
+                leader = jit.splitmix_below(agent, g, seats)
+            else:
+                for s in range(seats):
+                    legal[s] = s
+                r = jit.choose(
+                    agent, g, seats, legal, leader_actions, decider[g], forced, step, report
+                )
+                leader = legal[r]
+            step += 1
             named[g] = leader
         first[g] = leader
         if by_sets:
-            _choose_sets(
-                g, leader, seats, virtual, distinct, agent, colour, value, legal, sets, choosers
+            step = _choose_sets(
+                g,
+                leader,
+                seats,
+                virtual,
+                distinct,
+                agent,
+                colour,
+                value,
+                legal,
+                sets,
+                choosers,
+                designate_actions,
+                forced,
+                step,
+                report,
             )
         assigned = 0
         trump_trick = -1
@@ -197,7 +260,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                             if hand[seat, c] and colour[c] == lead:
                                 legal[options] = c
                                 options += 1
-                    card = jit.draw_card(hand, seat, legal, options, agent, g)
+                    if forced is None:  # the random games: numba compiles this variant apart
+                        card = jit.draw_card(hand, seat, legal, options, agent, g)
+                    else:
+                        card = jit.choose_card(
+                            hand, seat, legal, options, agent, g, play_actions, forced, step, report
+                        )
+                    step += 1
                 played[g, t, p] = card
                 hit = value[card] == number
                 if by_sets:
@@ -335,26 +404,11 @@ class HundBatch(Lockstep):
         winners = np.empty((size, hand_size), dtype=np.int64)
         holders = np.empty((size, POWERS), dtype=np.int64)
         scores = np.zeros((size, seats), dtype=np.int64)
-        flags = np.array(
-            [
-                TIMING[rules.trump_timing],
-                rules.hund_tie_excludes,
-                rules.lead_tie_earliest,
-                rules.ascending,
-                rules.set_repeat_stack,
-                rules.sets,
-                rules.set_match_card,
-                rules.set_suits_distinct,
-                rules.virtual_in_hund,
-                _downs(hand_size, rules.extra_up),
-            ],
-            dtype=np.int64,
-        )
         play_round_kernel(
             position[order],
             n,
             index,
-            flags,
+            _flags(game, hand_size),
             deal_rng,
             table.agent,
             deck >> 5,
@@ -372,6 +426,12 @@ class HundBatch(Lockstep):
             winners,
             holders,
             scores,
+            None,
+            deck,
+            LEADER | np.arange(seats),
+            DESIGNATE | deck,
+            None,
+            jit.NO_REPORT,
         )
         trace = table.trace
         if trace is not None:
@@ -395,6 +455,26 @@ class HundBatch(Lockstep):
             ]
             trace.add("scores", scores, facts)
         return scores
+
+
+def _flags(game: Game, hand_size: int) -> Ints:
+    """The kernel's ``rules`` for ``game`` with hands of ``hand_size``."""
+    rules = rules_of(game)
+    return np.array(
+        [
+            TIMING[rules.trump_timing],
+            rules.hund_tie_excludes,
+            rules.lead_tie_earliest,
+            rules.ascending,
+            rules.set_repeat_stack,
+            rules.sets,
+            rules.set_match_card,
+            rules.set_suits_distinct,
+            rules.virtual_in_hund,
+            _downs(hand_size, rules.extra_up),
+        ],
+        dtype=np.int64,
+    )
 
 
 def _downs(size: int, extra_up: bool) -> int:
@@ -437,4 +517,87 @@ def _trace_start(  # noqa: PLR0917  (the kernel's outputs, by position)
             trace.add("action", choosers[:, k], DESIGNATE | deck[sets[:, k]])
 
 
+def _pick(deal: Deal | None, used: Bools) -> int | None:
+    """An explicit deal's designation as its place among the numbers not yet used (the
+    kernel's draw), or None (drawn)."""
+    number = None if deal is None else deal.extra("designation")
+    if number is None:
+        return None
+    left = [k + 1 for k in range(5) if not used[0, k]]
+    return left.index(number) if number in left else -1
+
+
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): the Lead decider's LEADER action when there is one,
+    the five DESIGNATE actions with sets, then the tricks (the virtual player's cards are
+    no decision). ``memory``: the numbers used, the last start player, the decider."""
+    n, seats = game.players, game.seats
+    rules = rules_of(game)
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    hand_size = deck.shape[0] // seats
+    if memory is None:
+        memory = (np.zeros((1, 5), dtype=np.bool_), np.zeros(1, np.int64), np.full(1, -1))
+    used, previous_first, decider = (m.copy() for m in memory)
+    # the LEADER decision comes first, then the sets' DESIGNATE decisions
+    offset = int(decider[0] >= 0) + (POWERS if rules.sets else 0)
+    cards = dealt.order
+    deal = dealt.deal
+    if deal is not None:
+        held = [c for hand in deal.hands for c in hand]
+        piles = [*deal.pile("virtual-down"), *deal.pile("virtual-up")]
+        cards = np.array([[*held, *piles]], dtype=np.int64)
+    designation, named, first = (np.empty(1, dtype=np.int64) for _ in range(3))
+    sets = np.full((1, POWERS), -1, dtype=np.int64)
+    choosers = np.full((1, POWERS), -1, dtype=np.int64)
+    played, leaders, winners = trick_arrays(hand_size, seats)
+    holders = np.empty((1, POWERS), dtype=np.int64)
+    scores = np.zeros((1, seats), dtype=np.int64)
+    row = report(deck.shape[0])
+    play_round_kernel(
+        dense(deck, cards),
+        n,
+        index,
+        _flags(game, hand_size),
+        dealt.deal_rng.copy(),
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        used,
+        previous_first,
+        decider,
+        designation,
+        named,
+        first,
+        sets,
+        choosers,
+        played,
+        leaders,
+        winners,
+        holders,
+        scores,
+        given(_pick(deal, memory[0])),
+        deck,
+        LEADER | np.arange(seats),
+        DESIGNATE | deck,
+        rows(actions),
+        row,
+    )
+    notation = game.ruleset.palette.notation
+    facts: dict[str, Any] = {"designation": None if rules.sets else int(designation[0])}
+    if rules.sets:
+        facts["sets"] = [notation[c] for c in deck[sets[0]]]
+    return outcome(
+        deck,
+        (played, leaders, winners, taker(winners, seats), scores),
+        (offset + n - 1, n),
+        row[0],
+        facts,
+        (used, previous_first, decider),
+    )
+
+
 BATCH.register("hund", HundBatch())
+FORCED.register("hund", ForcedGame(forced_round))

@@ -13,12 +13,27 @@ player, seat ``index mod n`` or seat 0 leading (LH-GAME-1, dispute LH-D-FIRSTLEA
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Lockstep, Table, padded
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    outcome,
+    report,
+    rows,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
+from tricklaw.model.state import Game
 
 HAND_SIZE = 15
 """Fifteen cards each (LH-DEAL-1)."""
@@ -45,11 +60,16 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
     leaders: Ints,
     winners: Ints,
     scores: Ints,
+    play_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game, game by game (numba): the same rules and draws as the
     lockstep path. Fills ``played`` (card index per trick and position), ``receiver``
     (seat receiving each card), ``leaders`` and ``winners`` (seats, per trick) and
-    ``scores``."""
+    ``scores``. ``forced`` (None: random games) and ``report``: see
+    :func:`tricklaw.batch.jit.choose`, card index ``c`` being the action
+    ``play_actions[c]``."""
     games, width = dealt.shape[0], colour.shape[0]
     colours = int(colour.max()) + 1
     hand = np.zeros((players, width), dtype=np.bool_)
@@ -65,6 +85,7 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
         count[:, :] = 0
         total[:, :] = 0
         held[:, :] = 0
+        step = 0
         for k in range(players):
             for i in range(HAND_SIZE):
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
@@ -82,7 +103,13 @@ def play_round_kernel(  # noqa: PLR0917  (numba kernels take their arrays by pos
                         if hand[seat, c]:
                             legal[options] = c
                             options += 1
-                card = jit.draw_card(hand, seat, legal, options, agent, g)
+                if forced is None:  # the random games: numba compiles this variant apart
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
+                else:
+                    card = jit.choose_card(
+                        hand, seat, legal, options, agent, g, play_actions, forced, step, report
+                    )
+                step += 1
                 held[seat, colour[card]] -= 1
                 played[g, t, p] = card
                 if p == 0:
@@ -213,6 +240,41 @@ class LowHighBatch(Lockstep):
 BATCH.register("lowhigh", LowHighBatch())
 
 
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): fifteen tricks of ``players`` cards."""
+    n = game.players
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    first = index % n if game.options.text("first-leader") == "rotate" else 0
+    played, leaders, winners = trick_arrays(HAND_SIZE, n)
+    receiver = np.empty((1, HAND_SIZE, n), dtype=np.int64)
+    scores = np.empty((1, n), dtype=np.int64)
+    row = report(deck.shape[0])
+    play_round_kernel(
+        dense(deck, dealt.order),
+        n,
+        first,
+        game.options.text("same-card") == "among-rest",
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        played,
+        receiver,
+        leaders,
+        winners,
+        scores,
+        deck | PLAY,
+        rows(actions),
+        row,
+    )
+    return outcome(deck, (played, leaders, winners, receiver, scores), (n - 1, n), row[0], {})
+
+
+FORCED.register("lowhigh", ForcedGame(forced_round))
+
+
 def _compiled_round(table: Table, dealt: Ints, first: int, among_rest: bool) -> Ints:
     """:func:`play_round_kernel` for the chunk; its trace events as the lockstep path's."""
     game = table.game
@@ -224,7 +286,19 @@ def _compiled_round(table: Table, dealt: Ints, first: int, among_rest: bool) -> 
     winners = np.empty((size, HAND_SIZE), dtype=np.int64)
     scores = np.empty((size, n), dtype=np.int64)
     outputs = (played, receiver, leaders, winners, scores)
-    play_round_kernel(dealt, n, first, among_rest, table.agent, deck >> 5, deck & 31, *outputs)
+    play_round_kernel(
+        dealt,
+        n,
+        first,
+        among_rest,
+        table.agent,
+        deck >> 5,
+        deck & 31,
+        *outputs,
+        deck | PLAY,
+        None,
+        jit.NO_REPORT,
+    )
     trace = table.trace
     if trace is not None:
         for t in range(HAND_SIZE):

@@ -14,15 +14,29 @@ as many as players, STI-GAME-1) or, 1993 with ``end=target``, at the target tota
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tricklaw.batch import BATCH, jit
 from tricklaw.batch.engine import Bools, Lockstep, Table
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    outcome,
+    report,
+    rows,
+    taker,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import ActionKind
 from tricklaw.model.rulesets.sticheln import Sticheln
+from tricklaw.model.state import Game
 
 HAND_SIZE = 15
 TRICKS = HAND_SIZE - 1
@@ -65,21 +79,34 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     leaders: Ints,
     winners: Ints,
     scores: Ints,
+    select_actions: Ints,
+    play_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game: fills ``picks`` (each seat's picked card index),
     ``played`` (card index per trick and position), ``leaders``, ``winners`` (seats; -1:
-    nobody, the cards go aside) and ``scores``."""
+    nobody, the cards go aside) and ``scores``. ``forced`` (None: random games) and
+    ``report``: see :func:`tricklaw.batch.jit.choose`, a card index ``c`` being the action
+    ``select_actions[c]`` or ``play_actions[c]``."""
     games, width = dealt.shape[0], colour.shape[0]
     hand = np.zeros((players, width), dtype=np.bool_)
     legal = np.zeros(width, dtype=np.int64)
     for g in range(games):
         hand[:, :] = False
+        step = 0
         for k in range(players):
             for i in range(HAND_SIZE):
                 hand[k, dealt[g, k * HAND_SIZE + i]] = True
         for p in range(players):  # the picks, from the leader on (STI93-SELECT-1)
             seat = (first + p) % players
-            card = jit.draw_card(hand, seat, legal, 0, agent, g)
+            if forced is None:  # the random games: numba compiles this variant apart
+                card = jit.draw_card(hand, seat, legal, 0, agent, g)
+            else:
+                card = jit.choose_card(
+                    hand, seat, legal, 0, agent, g, select_actions, forced, step, report
+                )
+            step += 1
             picks[g, seat] = card
             scores[g, seat] = -value[card]  # the picked card counts (STI93-SCORE-3)
         leader = first
@@ -102,7 +129,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                     ):
                         legal[options] = c
                         options += 1
-                card = jit.draw_card(hand, seat, legal, options, agent, g)
+                if forced is None:  # the random games: numba compiles this variant apart
+                    card = jit.draw_card(hand, seat, legal, options, agent, g)
+                else:
+                    card = jit.choose_card(
+                        hand, seat, legal, options, agent, g, play_actions, forced, step, report
+                    )
+                step += 1
                 played[g, t, p] = card
                 if p == 0:
                     lead = colour[card]
@@ -145,6 +178,29 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                     scores[g, leader] += -value[card] if colour[card] == misery else 1
 
 
+def _setup(game: Game, index: int) -> tuple[int | None, int, Ints, tuple[int, bool, bool]]:
+    """Round ``index``'s dealer (None: no dealer) and first player, the deck, and the
+    kernel's rule codes (follow, zero-lead, all-zero). 1993: seat ``index mod n`` deals,
+    the seat to its left leads (STI93-DEAL-1, STI93-LEAD-1); later: seat ``index mod n``
+    under ``round-leader=rotate``, else seat 0."""
+    n = game.players
+    options: dict[str, Any] = game.options.as_dict()
+    ruleset = game.ruleset
+    if isinstance(ruleset, Sticheln) and ruleset.edition.has_dealer:
+        dealer: int | None = index % n
+        first = (index + 1) % n
+    else:
+        dealer = None
+        first = index % n if options.get("round-leader") == "rotate" else 0
+    deck = np.array(ruleset.deck(n, game.options), dtype=np.int64)
+    rules = (
+        FOLLOW[str(options.get("follow", "free"))],
+        options.get("zero-lead") == "first-nonzero",
+        options.get("all-zero", "no-winner") == "no-winner",
+    )
+    return dealer, first, deck, rules
+
+
 class StichelnBatch(Lockstep):
     """Sticheln (one edition) in the batch engine: the kernel where numba is installed,
     else the reference engine game by game."""
@@ -162,15 +218,7 @@ class StichelnBatch(Lockstep):
         """Deal, pick, play fourteen tricks, score (see the module doc)."""
         game = table.game
         n, size = game.players, table.size
-        options: dict[str, Any] = game.options.as_dict()
-        ruleset = game.ruleset
-        if isinstance(ruleset, Sticheln) and ruleset.edition.has_dealer:  # STI93-DEAL-1
-            dealer: int | None = index % n
-            first = (index + 1) % n
-        else:
-            dealer = None
-            first = index % n if options.get("round-leader") == "rotate" else 0
-        deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+        dealer, first, deck, rules = _setup(game, index)
         position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
         position[deck] = np.arange(deck.shape[0])
         picks = np.empty((size, n), dtype=np.int64)
@@ -183,13 +231,15 @@ class StichelnBatch(Lockstep):
             position[order[:, : n * HAND_SIZE]],
             n,
             first,
-            FOLLOW[str(options.get("follow", "free"))],
-            options.get("zero-lead") == "first-nonzero",
-            options.get("all-zero", "no-winner") == "no-winner",
+            *rules,
             table.agent,
             deck >> 5,
             deck & 31,
             *outputs,
+            deck | SELECT,
+            deck,
+            None,
+            jit.NO_REPORT,
         )
         trace = table.trace
         if trace is not None:
@@ -211,5 +261,46 @@ class StichelnBatch(Lockstep):
         return scores
 
 
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): the picks, then fourteen tricks of ``players`` cards."""
+    n = game.players
+    _, first, deck, rules = _setup(game, index)
+    picks = np.empty((1, n), dtype=np.int64)
+    played, leaders, winners = trick_arrays(TRICKS, n)
+    scores = np.zeros((1, n), dtype=np.int64)
+    row = report(deck.shape[0])
+    play_round_kernel(
+        dense(deck, dealt.order[:, : n * HAND_SIZE]),
+        n,
+        first,
+        *rules,
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        picks,
+        played,
+        leaders,
+        winners,
+        scores,
+        deck | SELECT,
+        deck,
+        rows(actions),
+        row,
+    )
+    notation = game.ruleset.palette.notation
+    return outcome(
+        deck,
+        (played, leaders, winners, taker(winners, n), scores),
+        (2 * n - 1, n),  # after the picks and the first trick's cards
+        row[0],
+        {"picked": [notation[c] for c in deck[picks[0]]]},
+    )
+
+
 BATCH.register("sticheln", StichelnBatch())
 BATCH.register("sticheln-1993", StichelnBatch())
+FORCED.register("sticheln", ForcedGame(forced_round))
+FORCED.register("sticheln-1993", ForcedGame(forced_round))

@@ -19,15 +19,28 @@ numba the games fall back to the reference engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tricklaw.batch import BATCH, jit, rng
 from tricklaw.batch.engine import Bools, Lockstep, Table
+from tricklaw.batch.forced import (
+    FORCED,
+    Dealt,
+    ForcedGame,
+    ForcedRound,
+    dense,
+    outcome,
+    report,
+    rows,
+    trick_arrays,
+)
 from tricklaw.batch.rng import U64, Ints
 from tricklaw.model.actions import KEEP, SWAP
 from tricklaw.model.rulesets.the_last.rules import GHOST, HAND_SIZE, rules_of
+from tricklaw.model.state import Game
 
 
 @jit.njit
@@ -48,13 +61,20 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     winners: Ints,
     decisions: Ints,
     scores: Ints,
+    play_actions: Ints,
+    swap_actions: Ints,
+    forced: Ints | None,
+    report: Ints,
 ) -> None:  # pragma: no cover - compiled by numba (tested against the reference)
     """One round of every game, each led first by ``first`` around the ring ``after``
     (the seat after each seat); ``ghost`` is the ghost's pile, top first (no columns
     without the ghost). ``rules``: last-play free, unused points to the last taker, the
     ghost plays the first legal card. Fills ``played``, ``leaders``, ``winners`` (seats),
     ``decisions`` (KEEP or SWAP actions; -1 where the ghost took the trick) and
-    ``scores`` (penalties; the ghost's is not counted)."""
+    ``scores`` (penalties; the ghost's is not counted). ``forced`` (None: random games)
+    and ``report``: see :func:`tricklaw.batch.jit.choose`, card index ``c`` being the
+    action ``play_actions[c]`` when played and ``swap_actions[c]`` when swapped in,
+    ``swap_actions[width]`` KEEP; the ghost's cards are no decision."""
     games, width = dealt.shape[0], colour.shape[0]
     seats = after.shape[1]
     size = dealt.shape[1] // players
@@ -70,6 +90,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
         for k in range(players):
             for i in range(size):
                 hand[k, dealt[g, k * size + i]] = True
+        step = 0
         leader = first[g]
         for t in range(tricks):
             leaders[g, t] = leader
@@ -107,7 +128,13 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                                 if ok:
                                     legal[options] = c
                                     options += 1
-                    card = jit.draw_card(hand, seat, legal, options, agent, g)
+                    if forced is None:  # the random games: numba compiles this variant apart
+                        card = jit.draw_card(hand, seat, legal, options, agent, g)
+                    else:
+                        card = jit.choose_card(
+                            hand, seat, legal, options, agent, g, play_actions, forced, step, report
+                        )
+                    step += 1
                 played[g, t, p] = card
                 seen[colour[card]] = True
                 seat = after[g, seat]
@@ -130,7 +157,12 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
                 if hand[taker, c]:
                     legal[options] = c
                     options += 1
-            r = jit.splitmix_below(agent, g, options)
+            if forced is None:  # the random games: numba compiles this variant apart
+                r = jit.splitmix_below(agent, g, options)
+            else:
+                legal[0] = width  # KEEP
+                r = jit.choose(agent, g, options, legal, swap_actions, taker, forced, step, report)
+            step += 1
             if r == 0:
                 decisions[g, t] = KEEP
                 down = shown
@@ -160,39 +192,24 @@ class TheLastBatch(Lockstep):
         game = table.game
         n, seats, size = game.players, game.seats, table.size
         hand_size = HAND_SIZE[n]
-        rules = rules_of(game)
         deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
         position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
         position[deck] = np.arange(deck.shape[0])
-        dense = position[order]
-        dealt = n * hand_size
-        ghost_cards = hand_size if seats > n else 0
+        hands, ghost, points, flags = _parts(game, position[order])
         first = rng.below(deal_rng, n)  # LAST-LEAD-1: never the ghost
         seating = _seating(table, index, first)
-        after = np.empty((size, seats), dtype=np.int64)
-        after[np.arange(size)[:, None], seating] = np.roll(seating, -1, axis=1)
         played = np.empty((size, hand_size, seats), dtype=np.int64)
         leaders = np.empty((size, hand_size), dtype=np.int64)
         winners = np.empty((size, hand_size), dtype=np.int64)
         decisions = np.empty((size, hand_size), dtype=np.int64)
         scores = np.zeros((size, seats), dtype=np.int64)
-        flags = np.array(
-            [rules.last_play_free, rules.unused_to_last_winner, rules.ghost_first_legal],
-            dtype=np.int64,
-        )
-        # Contiguous copies: numba compiles one version for every layout it is given, and a
-        # column slice's layout changes with the number of games (one game: contiguous).
-        hands, ghost, points = (
-            np.ascontiguousarray(part)
-            for part in np.split(dense, [dealt, dealt + ghost_cards], axis=1)
-        )
         play_round_kernel(
             hands,
             ghost,
             points,
             n,
             flags,
-            after,
+            _after(seating),
             first,
             table.agent,
             deck >> 5,
@@ -203,11 +220,42 @@ class TheLastBatch(Lockstep):
             winners,
             decisions,
             scores,
+            deck,
+            _swaps(deck),
+            None,
+            jit.NO_REPORT,
         )
         if table.trace is not None:
             outputs = (first, seating, played, leaders, winners, decisions, scores)
             _trace(table, order, *outputs)
         return scores
+
+
+def _parts(game: Game, dense: Ints) -> tuple[Ints, Ints, Ints, Ints]:
+    """The kernel's hands, ghost's pile and points pile from the dealt card indices
+    ``dense``, and its ``rules`` flags."""
+    n, seats = game.players, game.seats
+    hand_size = HAND_SIZE[n]
+    rules = rules_of(game)
+    dealt = n * hand_size
+    ghost_cards = hand_size if seats > n else 0
+    flags = np.array(
+        [rules.last_play_free, rules.unused_to_last_winner, rules.ghost_first_legal],
+        dtype=np.int64,
+    )
+    # Contiguous copies: numba compiles one version for every layout it is given, and a
+    # column slice's layout changes with the number of games (one game: contiguous).
+    hands, ghost, points = (
+        np.ascontiguousarray(part) for part in np.split(dense, [dealt, dealt + ghost_cards], axis=1)
+    )
+    return hands, ghost, points, flags
+
+
+def _after(seating: Ints) -> Ints:
+    """The seat after each seat, per game, from each game's clockwise ``seating``."""
+    after = np.empty_like(seating)
+    after[np.arange(seating.shape[0])[:, None], seating] = np.roll(seating, -1, axis=1)
+    return after
 
 
 def _seating(table: Table, index: int, first: Ints) -> Ints:
@@ -277,4 +325,90 @@ def _trace(  # noqa: PLR0917  (the kernel's outputs, by position)
     trace.add("scores", scores, facts)
 
 
+def _swaps(deck: Ints) -> Ints:
+    """The keep-or-swap decision's actions by card index: SWAP of each card, then KEEP."""
+    return np.append(deck | SWAP, KEEP)
+
+
+def forced_round(
+    game: Game, index: int, dealt: Dealt, memory: Any, actions: Sequence[int]
+) -> ForcedRound:
+    """Round ``index`` of one game played by the kernel with ``actions`` forced
+    (:mod:`tricklaw.batch.forced`): each trick's cards, then its taker's keep or swap (none
+    where the ghost takes it; the ghost's cards are no decision). ``memory``: the first
+    round's first player (the fixed ghost's anchor)."""
+    n, seats = game.players, game.seats
+    hand_size = HAND_SIZE[n]
+    rules = rules_of(game)
+    deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
+    cards = dealt.order
+    deal = dealt.deal
+    if deal is not None:
+        held = [c for hand in deal.hands for c in hand]
+        cards = np.array([[*held, *deal.pile("ghost"), *deal.pile("points")]], dtype=np.int64)
+    order = dense(deck, cards)
+    if deal is not None and deal.first_leader is not None:
+        first = np.array([deal.first_leader], dtype=np.int64)
+    else:
+        first = rng.below(dealt.deal_rng.copy(), n)  # LAST-LEAD-1: never the ghost
+    if seats == n:
+        seating = np.arange(seats, dtype=np.int64)[None, :]
+    else:
+        anchor = first if memory is None or not rules.ghost_fixed else memory
+        seating = np.stack([anchor, 1 - anchor, np.full(1, GHOST)], axis=1)
+    memory = first.copy() if memory is None else memory
+    played, leaders, winners = trick_arrays(hand_size, seats)
+    decisions = np.empty((1, hand_size), dtype=np.int64)
+    scores = np.zeros((1, seats), dtype=np.int64)
+    row = report(deck.shape[0])
+    hands, ghost, points, flags = _parts(game, order)
+    play_round_kernel(
+        hands,
+        ghost,
+        points,
+        n,
+        flags,
+        _after(seating),
+        first,
+        np.zeros(1, dtype=np.uint64),
+        deck >> 5,
+        deck & 31,
+        deck,
+        played,
+        leaders,
+        winners,
+        decisions,
+        scores,
+        deck,
+        _swaps(deck),
+        rows(actions),
+        row,
+    )
+    # trick t is completed by its last player's decision: the ghost's cards are none, and
+    # a trick the ghost takes has no keep-or-swap decision after it
+    ends = []
+    step = -1
+    for t in range(hand_size):
+        step += n
+        ends.append(step)
+        if winners[0, t] < n:
+            step += 1
+    notation = game.ruleset.palette.notation
+    left = points[0, hand_size:]
+    facts: dict[str, Any] = {
+        "points_left": [] if rules.unused_to_last_winner else [notation[c] for c in deck[left]]
+    }
+    if seats > n:
+        facts["ghost"] = GHOST
+    return outcome(
+        deck,
+        (played, leaders, winners, np.full_like(played, -1), scores),
+        ends,
+        row[0],
+        facts,
+        memory,
+    )
+
+
 BATCH.register("the-last", TheLastBatch())
+FORCED.register("the-last", ForcedGame(forced_round))
