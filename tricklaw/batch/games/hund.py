@@ -370,6 +370,49 @@ def _score_hund(g: int, count: Ints, ignored: int, excludes: bool, scores: Ints)
             scores[g, s] += 3
 
 
+def _run(  # noqa: PLR0917  (the kernel's inputs, by position)
+    game: Game,
+    deck: Ints,
+    index: int,
+    dense: Ints,
+    streams: tuple[U64, U64],
+    memory: tuple[Bools, Ints, Ints],
+    dealt_and_played: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints],
+    totals: tuple[Ints, Ints],
+    forced: tuple[Any, Ints, Ints] | None = None,
+) -> None:
+    """Play round ``index`` of every game of ``dense`` (indices into ``deck``) in the kernel:
+    ``streams`` the deal's and the agents' generators, ``memory`` the games' memory (powers
+    used, first players, deciders), then the kernel's outputs (designation, named number,
+    first player, sets, choosers, played, leaders, winners; holders, scores); ``forced``:
+    the given designations, the forced actions' rows and the report row
+    (:mod:`tricklaw.batch.forced`), None for the random games."""
+    n, seats = game.players, game.seats
+    hand_size = deck.shape[0] // seats
+    given_, rows_, row = forced if forced is not None else (None, None, jit.NO_REPORT)
+    used, firsts, deciders = memory
+    play_round_kernel(
+        dense,
+        n,
+        index,
+        _flags(game, hand_size),
+        *streams,
+        deck >> 5,
+        deck & 31,
+        used,
+        firsts,
+        deciders,
+        *dealt_and_played,
+        *totals,
+        given_,
+        deck,
+        LEADER | np.arange(seats),
+        DESIGNATE | deck,
+        rows_,
+        row,
+    )
+
+
 class HundBatch(Lockstep):
     """Hund in the batch engine: the kernel for 2-5 players, drawn designations or sets,
     where numba is installed; the reference engine without numba."""
@@ -404,34 +447,15 @@ class HundBatch(Lockstep):
         winners = np.empty((size, hand_size), dtype=np.int64)
         holders = np.empty((size, POWERS), dtype=np.int64)
         scores = np.zeros((size, seats), dtype=np.int64)
-        play_round_kernel(
-            position[order],
-            n,
-            index,
-            _flags(game, hand_size),
-            deal_rng,
-            table.agent,
-            deck >> 5,
-            deck & 31,
-            memory["used"],
-            memory["first"],
-            memory["decider"],
-            designation,
-            named,
-            first,
-            sets,
-            choosers,
-            played,
-            leaders,
-            winners,
-            holders,
-            scores,
-            None,
+        _run(
+            game,
             deck,
-            LEADER | np.arange(seats),
-            DESIGNATE | deck,
-            None,
-            jit.NO_REPORT,
+            index,
+            position[order],
+            (deal_rng, table.agent),
+            (memory["used"], memory["first"], memory["decider"]),
+            (designation, named, first, sets, choosers, played, leaders, winners),
+            (holders, scores),
         )
         trace = table.trace
         if trace is not None:
@@ -556,34 +580,16 @@ def forced_round(
     holders = np.empty((1, POWERS), dtype=np.int64)
     scores = np.zeros((1, seats), dtype=np.int64)
     row = report(deck.shape[0])
-    play_round_kernel(
-        dense(deck, cards),
-        n,
-        index,
-        _flags(game, hand_size),
-        dealt.deal_rng.copy(),
-        np.zeros(1, dtype=np.uint64),
-        deck >> 5,
-        deck & 31,
-        used,
-        previous_first,
-        decider,
-        designation,
-        named,
-        first,
-        sets,
-        choosers,
-        played,
-        leaders,
-        winners,
-        holders,
-        scores,
-        given(_pick(deal, memory[0])),
+    _run(
+        game,
         deck,
-        LEADER | np.arange(seats),
-        DESIGNATE | deck,
-        rows(actions),
-        row,
+        index,
+        dense(deck, cards),
+        (dealt.deal_rng.copy(), np.zeros(1, dtype=np.uint64)),
+        (used, previous_first, decider),
+        (designation, named, first, sets, choosers, played, leaders, winners),
+        (holders, scores),
+        (given(_pick(deal, memory[0])), rows(actions), row),
     )
     notation = game.ruleset.palette.notation
     facts: dict[str, Any] = {"designation": None if rules.sets else int(designation[0])}

@@ -195,7 +195,6 @@ class TheLastBatch(Lockstep):
         deck = np.array(game.ruleset.deck(n, game.options), dtype=np.int64)
         position = np.full(int(deck.max()) + 1, -1, dtype=np.int64)
         position[deck] = np.arange(deck.shape[0])
-        hands, ghost, points, flags = _parts(game, position[order])
         first = rng.below(deal_rng, n)  # LAST-LEAD-1: never the ghost
         seating = _seating(table, index, first)
         played = np.empty((size, hand_size, seats), dtype=np.int64)
@@ -203,32 +202,49 @@ class TheLastBatch(Lockstep):
         winners = np.empty((size, hand_size), dtype=np.int64)
         decisions = np.empty((size, hand_size), dtype=np.int64)
         scores = np.zeros((size, seats), dtype=np.int64)
-        play_round_kernel(
-            hands,
-            ghost,
-            points,
-            n,
-            flags,
-            _after(seating),
-            first,
-            table.agent,
-            deck >> 5,
-            deck & 31,
-            deck,
-            played,
-            leaders,
-            winners,
-            decisions,
-            scores,
-            deck,
-            _swaps(deck),
-            None,
-            jit.NO_REPORT,
-        )
+        arrays = (played, leaders, winners, decisions, scores)
+        _run(game, deck, position[order], seating, first, table.agent, arrays)
         if table.trace is not None:
             outputs = (first, seating, played, leaders, winners, decisions, scores)
             _trace(table, order, *outputs)
         return scores
+
+
+def _run(  # noqa: PLR0917  (the kernel's inputs, by position)
+    game: Game,
+    deck: Ints,
+    dense: Ints,
+    seating: Ints,
+    first: Ints,
+    agent: U64,
+    outputs: tuple[Ints, Ints, Ints, Ints, Ints],
+    forced: tuple[Ints, Ints] | None = None,
+) -> Ints:
+    """Play the round of every game of ``dense`` (dealt card indices) in the kernel, into
+    ``outputs`` (played, leaders, winners, decisions, scores); ``forced``: the forced
+    actions' rows and the report row (:mod:`tricklaw.batch.forced`), None for the random
+    games. Returns the points piles (their order is the cards turned up)."""
+    hands, ghost, points, flags = _parts(game, dense)
+    rows_, row = forced if forced is not None else (None, jit.NO_REPORT)
+    play_round_kernel(
+        hands,
+        ghost,
+        points,
+        game.players,
+        flags,
+        _after(seating),
+        first,
+        agent,
+        deck >> 5,
+        deck & 31,
+        deck,
+        *outputs,
+        deck,
+        _swaps(deck),
+        rows_,
+        row,
+    )
+    return points
 
 
 def _parts(game: Game, dense: Ints) -> tuple[Ints, Ints, Ints, Ints]:
@@ -361,28 +377,16 @@ def forced_round(
     decisions = np.empty((1, hand_size), dtype=np.int64)
     scores = np.zeros((1, seats), dtype=np.int64)
     row = report(deck.shape[0])
-    hands, ghost, points, flags = _parts(game, order)
-    play_round_kernel(
-        hands,
-        ghost,
-        points,
-        n,
-        flags,
-        _after(seating),
+    arrays = (played, leaders, winners, decisions, scores)
+    points = _run(
+        game,
+        deck,
+        order,
+        seating,
         first,
         np.zeros(1, dtype=np.uint64),
-        deck >> 5,
-        deck & 31,
-        deck,
-        played,
-        leaders,
-        winners,
-        decisions,
-        scores,
-        deck,
-        _swaps(deck),
-        rows(actions),
-        row,
+        arrays,
+        (rows(actions), row),
     )
     # trick t is completed by its last player's decision: the ghost's cards are none, and
     # a trick the ghost takes has no keep-or-swap decision after it
