@@ -4,15 +4,20 @@ proved equal to the clause encoding on every input.
 For a :class:`~tricklaw.proofs.tricks.TrickEncoding` (one ruleset, player count,
 combination of readings and trick context), :func:`trick_equivalence`
 
-1. runs the encoding's :meth:`~tricklaw.proofs.tricks.TrickEncoding.model_outcome`,
+1. runs the encoding's :meth:`~tricklaw.proofs.tricks.TrickEncoding.model_answer`,
    which calls the model's ``judge_trick``, on symbolic cards
    ``colour_i * 32 + value_i`` over the encoding's own variables, with the executor of
    :mod:`tricklaw.proofs.symbolic` (no ruleset-specific code: any game's model runs);
-   each path gives a path condition and the model's outcome on it;
+   each path gives a path condition and the model's answer on it: the outcome, and for
+   each clause of the encoding's
+   :meth:`~tricklaw.proofs.tricks.TrickEncoding.citations` whether the model names it
+   among the clauses that decided the trick;
 2. proves with Z3, path by path (one incremental solver holding the deck clause and the
    rule under the readings), that ``domain & path condition & resolution(outcome)``
-   implies ``outcome == the path's outcome``; and that every branch the executor found
-   infeasible is infeasible, so the paths cover the domain;
+   implies ``outcome == the path's outcome``, and that the path names exactly the
+   clauses whose cases hold (:meth:`~tricklaw.proofs.tricks.TrickEncoding.answer_terms`);
+   and that every branch the executor found infeasible is infeasible, so the paths cover
+   the domain;
 3. checks that the model's deck is the encoding's (the domain is the same set of cards).
 
 A disagreement is a counterexample whose witness trick is run through the model again,
@@ -49,7 +54,7 @@ from tricklaw.proofs.solver import (
 )
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import Term, make, to_z3
-from tricklaw.proofs.tricks import TrickEncoding
+from tricklaw.proofs.tricks import CITES, TrickEncoding
 
 MACHINE = "equivalence"
 PATH_BUDGET = 20_000
@@ -220,6 +225,22 @@ def deck_difference(enc: TrickEncoding) -> list[str]:
     ]
 
 
+def named_answer(enc: TrickEncoding) -> tuple[dict[str, z3.ArithRef], list[Tracked]]:
+    """The encoding's answer (:meth:`~TrickEncoding.answer_terms`) with each cited
+    clause's term given a variable of its own, and the definitions of those variables,
+    each tracked by its clause: the solver takes the conditions in once, not at every
+    path's check."""
+    answer = dict(enc.outcome)
+    defined: list[Tracked] = []
+    for i, (name, term) in enumerate(enc.answer_terms(enc.outcome).items()):
+        if name in answer:
+            continue
+        var = z3.Int(f"cites_{i}")
+        answer[name] = var
+        defined.append(Tracked(name.removeprefix(CITES), var == term))
+    return answer, defined
+
+
 def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = None) -> Outcome:
     """The model's trick outcome equals the encoding's on every trick of the domain
     (at most ``budget`` paths, :func:`path_budget` by default)."""
@@ -258,9 +279,13 @@ def trick_equivalence(enc: TrickEncoding, timeout_ms: int, budget: int | None = 
     def leaf(path: Path, name: str) -> Any:
         return symbolic.z3_value(path.result.get(name)) if isinstance(path.result, dict) else None
 
-    proof = prove_paths([*enc.domain(), *rules], enc.outcome, found.paths, leaf, timeout_ms)
+    answer, defined = named_answer(enc)
+    proof = prove_paths([*enc.domain(), *rules, *defined], answer, found.paths, leaf, timeout_ms)
     seconds = time.perf_counter() - start
     figures = f"{len(found.paths)} paths, {found.checks} + {proof.checks} Z3 checks"
+    named = len(enc.citations())
+    if named:
+        figures += f"; the outcome and the {named} clauses a trick may name"
     if proof.status == PROVED:
         return Outcome(PROVED, seconds, clauses, detail=f"every trick: {figures}")
     if proof.model is None:
@@ -283,6 +308,8 @@ def _witness(
         for c, v in zip(enc.colour, enc.value, strict=True)
     )
     encoded = {k: v for k, v in witness.items() if k != "trick"}
+    for name, term in enc.answer_terms(enc.outcome).items():
+        encoded[name] = model.eval(term, model_completion=True).as_long()
     try:
         concrete: Any = plain.runner(enc)(cards)  # the code the executor ran
     except Exception as exc:  # the model raising on a valid trick is a disagreement

@@ -164,13 +164,13 @@ def game_for(game: Game, force: bool = False) -> Game:
 
 
 def runner(enc: TrickEncoding, force: bool = False) -> Callable[[Any], Any]:
-    """The model's outcome of a trick as ``enc`` states it, in plain Python: the
-    encoding's ``model_outcome``, on the plain copy of the model when the install is
-    compiled (or ``force``)."""
+    """The model's answer for a trick as ``enc`` states it (its outcome and the clauses
+    it names), in plain Python: the encoding's ``model_answer``, on the plain copy of the
+    model when the install is compiled (or ``force``)."""
     if not (force or compiled_install()):
-        return enc.model_outcome
+        return enc.model_answer
     shadow = game_for(enc.game, force=True)
     clone = copy.copy(enc)
     clone.game = shadow
     clone.options = shadow.options
-    return clone.model_outcome
+    return clone.model_answer

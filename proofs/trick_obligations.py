@@ -233,9 +233,10 @@ def agreement(
     """Compare the model with the encoding on every trick of ``cases``.
 
     One incremental solver holds the deck and the rule; each trick is fixed
-    under ``push``/``pop`` and its outcome read off Z3's model. The first
-    disagreement is a counterexample with the trick, the model's and the
-    encoding's outcomes. Returns the outcome and the number of tricks compared.
+    under ``push``/``pop`` and its outcome read off Z3's model, with the clauses the
+    encoding says the model must name (:meth:`TrickEncoding.answer_terms`). The first
+    disagreement is a counterexample with the trick, the model's and the encoding's
+    answers. Returns the outcome and the number of tricks compared.
     """
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
@@ -248,6 +249,7 @@ def agreement(
     palette = enc.game.ruleset.palette
     rec = recorder.current()
     compared: list[tuple[list[z3.BoolRef], dict[str, int]]] = []
+    terms = enc.answer_terms(enc.outcome)
     for cards in cases:
         if stop_after is not None and time.perf_counter() - start > stop_after:
             break
@@ -265,12 +267,9 @@ def agreement(
                 {"trick": palette.format_all(cards)},
                 "the encoding gives this trick no outcome",
             ), count
-        got = {
-            k: solver.model().eval(v, model_completion=True).as_long()
-            for k, v in enc.outcome.items()
-        }
+        got = {k: solver.model().eval(v, model_completion=True).as_long() for k, v in terms.items()}
         solver.pop()
-        want = enc.model_outcome(cards)
+        want = enc.model_answer(cards)
         count += 1
         if rec is not None:
             compared.append((rec.translated(fixed), want))
@@ -306,7 +305,8 @@ def _record_agreement(
     recorded with its answer."""
     names = [name for name, _ in labelled(rule)]
     formulas = rec.translated([t.formula for t in rule])
-    outcome = dict(zip(enc.outcome, rec.translated(list(enc.outcome.values())), strict=True))
+    terms = enc.answer_terms(enc.outcome)
+    outcome = dict(zip(terms, rec.translated(list(terms.values())), strict=True))
     for first in range(0, len(compared), AGREEMENT_CHUNK):
         chunk = compared[first : first + AGREEMENT_CHUNK]
         differs = z3.Or(

@@ -13,7 +13,9 @@ the model's code). It declares, over the integer variables ``colour[i]`` and
 * :meth:`~TrickEncoding.resolution`: the rule under the chosen readings,
   relating the trick to its outcome variables (:attr:`~TrickEncoding.outcome`:
   ``winner``, and for two-recipient rules ``low``), each assertion tracked by
-  its clause id. ``winner = -1`` means nobody wins.
+  its clause id. ``winner = -1`` means nobody wins;
+* :meth:`~TrickEncoding.citations`: the clauses a player is told decided the
+  trick, each with the case in which it is named.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -28,9 +31,15 @@ import z3
 
 from tricklaw.model.cards import Card
 from tricklaw.model.state import Game
+from tricklaw.model.trick import TrickResult
 from tricklaw.proofs.solver import Tracked
 
 NOBODY = -1
+CITES = "cites "
+"""The prefix of an answer's keys that say whether the model names a clause."""
+OTHER = f"{CITES}other clauses"
+"""An answer's key for the number of clauses the model names that the encoding's
+``citations`` does not list (always 0 on the encoding's side)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +134,50 @@ class TrickEncoding(ABC):
     def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
         """The rule under the chosen readings, for the outcome variables ``outcome``."""
 
-    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
-        """The model's outcome for ``cards`` in the encoding's terms (see subclasses)."""
-        result = self.game.ruleset.judge_trick(self.game, cards, self.model_context())
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """The clauses the model may name as deciding a trick (``TrickResult.clauses``),
+        each with the condition on the trick under which it must be named: the clause's
+        own case, written from the clause. The equivalence proof holds the model to
+        these on every trick, and to naming no other clause, so that what a player is
+        told decided the trick is a theorem, not only the published vectors'
+        regression. An encoding that lists none holds its model to naming none."""
+        return {}
+
+    @cached_property
+    def cited_clauses(self) -> tuple[str, ...]:
+        """The clauses :meth:`citations` lists (its conditions built once, not on every
+        trick the model is run on)."""
+        return tuple(self.citations())
+
+    def model_result(self, cards: Sequence[Card]) -> TrickResult:
+        """The model's result for ``cards`` (its ``judge_trick`` in this context)."""
+        return self.game.ruleset.judge_trick(self.game, cards, self.model_context())
+
+    def outcome_of(self, cards: Sequence[Card], result: TrickResult) -> dict[str, int]:
+        """The model's ``result`` in the encoding's outcome terms (see subclasses)."""
         return {"winner": NOBODY if result.winner is None else result.winner}
+
+    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
+        """The model's outcome for ``cards`` in the encoding's terms."""
+        return self.outcome_of(cards, self.model_result(cards))
+
+    def model_answer(self, cards: Sequence[Card]) -> dict[str, int]:
+        """The model's outcome and, per clause of :meth:`citations`, whether it names
+        that clause (1) or not (0): what the equivalence proof compares with
+        :meth:`answer_terms`."""
+        result = self.model_result(cards)
+        cited = self.cited_clauses
+        named = {f"{CITES}{c}": int(c in result.clauses) for c in cited}
+        named[OTHER] = len({c for c in result.clauses if c not in cited})
+        return {**self.outcome_of(cards, result), **named}
+
+    def answer_terms(self, outcome: Mapping[str, z3.ArithRef]) -> dict[str, z3.ArithRef]:
+        """The encoding's side of :meth:`model_answer`: the outcome variables and, per
+        cited clause, 1 where its condition holds, else 0; and no clause named that
+        :meth:`citations` does not list (:data:`OTHER` is 0)."""
+        named = {f"{CITES}{c}": z3.If(cond, 1, 0) for c, cond in self.citations().items()}
+        named[OTHER] = z3.IntVal(0)
+        return {**outcome, **named}
 
     def model_context(self) -> dict[str, str]:
         """The trick context to hand the model (Hund: the powers)."""

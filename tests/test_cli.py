@@ -317,9 +317,15 @@ def test_bench_check_refuses_no_actions() -> None:
 
 
 def _editable() -> bool:
-    """Whether tricklaw is an editable install (always plain Python, setup.py)."""
+    """Whether tricklaw is an editable install (always plain Python, setup.py): pip says
+    so in ``direct_url.json``, or (pip 23, which writes none for an editable install)
+    the package is imported from outside any ``site-packages``."""
     text = distribution("tricklaw").read_text("direct_url.json") or "{}"
-    return bool(json.loads(text).get("dir_info", {}).get("editable", False))
+    if json.loads(text).get("dir_info", {}).get("editable", False):
+        return True
+    import tricklaw
+
+    return "site-packages" not in Path(tricklaw.__file__).resolve().parts
 
 
 @pytest.mark.skipif(

@@ -157,7 +157,7 @@ def test_the_plain_copy_of_the_model_runs_and_proves_the_same() -> None:
     assert run.__self__.game.ruleset is not ruleset  # type: ignore[attr-defined]
     assert type(run.__self__.game.ruleset).__module__.startswith(plain.PREFIX)  # type: ignore[attr-defined]
     cards = [Card(c) for c in ruleset.palette.parse_all(["R1", "Y5", "G3"])]
-    assert run(cards) == enc.model_outcome(cards)
+    assert run(cards) == enc.model_answer(cards)
 
 
 def test_tiny_is_proved_equal_at_every_count(registered: None) -> None:

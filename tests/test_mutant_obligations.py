@@ -400,3 +400,49 @@ def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) ->
     assert list(failed) == ["vectors tricks", "vectors games"], rows
     assert "clauses" in failed["vectors tricks"]
     assert all(status == "pass" for name, status, _ in rows if name not in failed)
+
+
+CITATION_MUTANTS = {
+    # session 8's survivor: the zero-ignored clause dropped where a lead-colour card wins
+    "zero-note-dropped": (
+        "winner_takes_all(trick, lead_i, (via, case, *zero_note))",
+        "winner_takes_all(trick, lead_i, (via, case))",
+    ),
+    # session 11's vectors-only kills (sticheln.judge.L127 and L131, bool-const)
+    "tie-never-cited": ("tie = True", "tie = False"),
+    "zero-never-seen": ("any_zero = True", "any_zero = False"),
+}
+
+
+@clause("STI-TRICK-3", "STI-TRICK-4")
+@pytest.mark.parametrize("name", sorted(CITATION_MUTANTS))
+def test_a_trick_that_cites_the_wrong_clauses_is_an_equivalence_counterexample(
+    tmp_path: Path, name: str
+) -> None:
+    """The winner is unchanged, so only the clauses a trick names show these bugs: the
+    equivalence proof holds the model's named clauses to each clause's case
+    (``TrickEncoding.citations``), so the proof, not only the published vectors, fails."""
+    was, now = CITATION_MUTANTS[name]
+    out = run_planted(
+        tmp_path,
+        f"""
+        import json
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/sticheln.py"
+        text = path.read_text()
+        assert text.count({was!r}) == 1
+        path.write_text(text.replace({was!r}, {now!r}))
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import equivalence
+        from tricklaw.proofs.encodings import ENCODINGS
+        game = get_ruleset("sticheln").make_game(4)
+        out = equivalence.trick_equivalence(ENCODINGS["sticheln"](game), 30_000)
+        print(json.dumps([out.status, out.witness]))
+        """,
+    )
+    status, witness = out
+    assert status == COUNTEREXAMPLE, out
+    differ = {k for k in witness["model"] if witness["model"][k] != witness["encoding"][k]}
+    assert differ and all(k.startswith("cites ") for k in differ), witness
+    assert witness["model"]["winner"] == witness["encoding"]["winner"]

@@ -174,7 +174,7 @@ def test_a_wrong_model_disagrees_with_the_encoding(monkeypatch: pytest.MonkeyPat
         enc, trick_obligations.tricks(3, 5, range(9), True), TIMEOUT
     )
     assert out.status == COUNTEREXAMPLE
-    assert out.witness["model"] == {"winner": 0}
+    assert out.witness["model"]["winner"] == 0
 
 
 def test_a_card_dropped_by_a_transition_breaks_conservation_naming_it() -> None:

@@ -193,6 +193,17 @@ class HundTrick(TrickEncoding):
         any_trump = z3.Or(*self.trumps())
         return [Case("HUND-TRICK-1", any_trump), Case("HUND-TRICK-2", z3.Not(any_trump))]
 
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """The highest trump decides a trick with a trump in it (HUND-TRICK-1), the first
+        card's suit one without (HUND-TRICK-2); the winner takes every card of either
+        (HUND-COLLECT-1)."""
+        any_trump = z3.Or(*self.trumps())
+        return {
+            "HUND-TRICK-1": any_trump,
+            "HUND-TRICK-2": z3.Not(any_trump),
+            "HUND-COLLECT-1": z3.BoolVal(True),
+        }
+
     def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
         """The rule under the readings, each part tracked by its clause."""
         w = outcome["winner"]
@@ -215,13 +226,13 @@ class HundTrick(TrickEncoding):
         ]
         return out
 
-    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
-        """The model's winner from the rule part of its ``judge_trick``
+    def model_result(self, cards: Sequence[Card]) -> TrickResult:
+        """The rule part of the model's ``judge_trick``
         (:meth:`~tricklaw.model.rulesets.hund.ruleset.Hund.trick_in_context`: the same
         code without naming the powers in the result's facts)."""
         ruleset = cast(_InContext, self.game.ruleset)
         result, _ = ruleset.trick_in_context(self.game, cards, self.model_context())
-        return {"winner": NOBODY if result.winner is None else result.winner}
+        return result
 
     def model_context(self) -> dict[str, str]:
         """The same context in the model's terms: ``powers`` (the trump suit's letter)

@@ -30,6 +30,7 @@ import z3
 
 from tricklaw.model.cards import Card
 from tricklaw.model.state import Game, RoundLog
+from tricklaw.model.trick import TrickResult
 from tricklaw.proofs.conservation import (
     MACHINES,
     Machine,
@@ -97,6 +98,24 @@ class LowHighTrick(TrickEncoding):
         last card (dispute LH-D-SAMECARD)."""
         return z3.And(*[v == self.value[0] for v in self.value[1:]])
 
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """Every trick is decided by the highest and the lowest card, in that order
+        (LH-TRICK-1..3), and the highest card's player leads next (LH-LEAD-1); the
+        all-equal trick is the dispute LH-D-SAMECARD; the highest card goes to the
+        lowest card's player and the rest to the highest's (LH-TRICK-4/5) unless
+        ``same-player`` gives the all-equal trick whole to its winner."""
+        every = z3.BoolVal(True)
+        split = z3.Not(self.all_equal()) if not self.among_rest else every
+        return {
+            "LH-TRICK-1": every,
+            "LH-TRICK-2": every,
+            "LH-TRICK-3": every,
+            "LH-D-SAMECARD": self.all_equal(),
+            "LH-TRICK-4": split,
+            "LH-TRICK-5": split,
+            "LH-LEAD-1": every,
+        }
+
     def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
         """Highest and lowest by number alone, the latest of equal ones (LH-TRICK-2/3),
         with the all-equal trick under the ``same-card`` reading (LH-D-SAMECARD)."""
@@ -127,10 +146,9 @@ class LowHighTrick(TrickEncoding):
             Tracked("LH-D-SAMECARD", z3.Implies(same, among_rest)),
         ]
 
-    def model_outcome(self, cards: Sequence[Card]) -> dict[str, int]:
+    def outcome_of(self, cards: Sequence[Card], result: TrickResult) -> dict[str, int]:
         """``winner``: the model's winner; ``low``: who receives the highest card (under
         ``same-player`` with all cards equal, the winner, who takes the whole trick)."""
-        result = self.game.ruleset.judge_trick(self.game, cards, self.model_context())
         assert result.winner is not None, "every lowhigh trick has a highest card"
         top = cards[result.winner]
         low = next(offset for offset, taken in result.taken if top in taken)

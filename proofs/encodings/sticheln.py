@@ -212,6 +212,52 @@ class StichelnTrick(TrickEncoding):
             Tracked("STI-TRICK-6", z3.Implies(all_zero, w == NOBODY)),
         ]
 
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """The clauses that decide a trick, each where its case applies: how the lead
+        colour was found (STI93-TRICK-1, STI-TRICK-5; under ``zero-lead=first-nonzero``
+        with a zero led, STI-D-ZEROLEAD); a trump card decides (STI93-TRICK-5,
+        STI-TRICK-2), two of the top trump value tie (STI93-TRICK-6, STI-TRICK-3); with
+        no trump the lead colour decides, every card of it (STI93-TRICK-3) or some zero
+        off it (STI93-TRICK-4; the later text's one case, STI-TRICK-1); a zero in a trick
+        someone takes never counts (STI93-TRICK-2, STI-TRICK-4); the all-zero trick goes
+        to nobody (STI93-D-ALLZERO, STI-TRICK-6) or, in 1993 by default, to its leader as
+        the only lead-colour card (STI93-TRICK-4)."""
+        lead = self.lead()
+        trump = z3.Or(*self.trumps())
+        all_zero = z3.And(*[v == 0 for v in self.value])
+        nobody = self.no_winner_condition()
+        leader_takes_zeros = z3.And(all_zero, z3.Not(nobody))
+        by_lead = z3.And(
+            z3.Not(trump),
+            z3.Or(
+                *[z3.And(c == lead, v != 0) for c, v in zip(self.colour, self.value, strict=True)]
+            ),
+        )
+        every_lead = z3.And(*[c == lead for c in self.colour])
+        zero_counts_not = z3.And(z3.Or(*[v == 0 for v in self.value]), z3.Not(all_zero))
+        if self.is_1993:
+            return {
+                "STI93-TRICK-1": z3.BoolVal(True),
+                "STI93-TRICK-5": trump,
+                "STI93-TRICK-6": self.tie_possible(),
+                "STI93-TRICK-3": z3.And(by_lead, every_lead),
+                "STI93-TRICK-4": z3.Or(z3.And(by_lead, z3.Not(every_lead)), leader_takes_zeros),
+                "STI93-TRICK-2": zero_counts_not,
+                "STI93-D-ALLZERO": z3.And(all_zero, nobody),
+            }
+        zero_led = z3.BoolVal(False)
+        if self.options["zero-lead"] == "first-nonzero":
+            zero_led = self.value[0] == 0
+        return {
+            "STI-TRICK-5": z3.Not(zero_led),
+            "STI-D-ZEROLEAD": zero_led,
+            "STI-TRICK-2": trump,
+            "STI-TRICK-3": self.tie_possible(),
+            "STI-TRICK-1": z3.Or(by_lead, leader_takes_zeros),
+            "STI-TRICK-4": zero_counts_not,
+            "STI-TRICK-6": z3.And(all_zero, nobody),
+        }
+
     def trumps(self) -> list[z3.BoolRef]:
         """The cards that compete across colours: non-zero cards off the lead colour."""
         lead = self.lead()

@@ -103,6 +103,12 @@ class TheLastTrick(TrickEncoding):
         """'In all cases' the last card's colour wins (LAST-TRICK-2): one case, no guard."""
         return [Case("LAST-TRICK-2", z3.BoolVal(True))]
 
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """Every trick is decided the same way: the last card's colour (LAST-TRICK-2),
+        its highest card (LAST-TRICK-3), and every card of it discarded (LAST-COLLECT-2)."""
+        every = z3.BoolVal(True)
+        return {"LAST-TRICK-2": every, "LAST-TRICK-3": every, "LAST-COLLECT-2": every}
+
     def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
         """The winner plays the winning colour (LAST-TRICK-2) and holds its highest
         value (LAST-TRICK-3)."""

@@ -61,6 +61,11 @@ class TinyTrick(TrickEncoding):
         """One case for every trick (TINY-TRICK-1)."""
         return [Case("TINY-TRICK-1", z3.BoolVal(True))]
 
+    def citations(self) -> Mapping[str, z3.BoolRef]:
+        """Every trick is decided by its led colour's highest card, and its winner takes
+        every card (TINY-TRICK-1, TINY-COLLECT-1)."""
+        return {"TINY-TRICK-1": z3.BoolVal(True), "TINY-COLLECT-1": z3.BoolVal(True)}
+
     def resolution(self, outcome: Mapping[str, z3.ArithRef]) -> list[Tracked]:
         """The winner plays the led colour and no card of it is higher (TINY-TRICK-1)."""
         w, led = outcome["winner"], self.led()
