@@ -5,9 +5,11 @@ fails when the model's rule is planted wrong."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from planted import run_planted
 
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets import hund as hund_model
@@ -224,3 +226,31 @@ def test_a_hand_size_off_by_one_is_a_counterexample(monkeypatch: pytest.MonkeyPa
     ruleset = get_ruleset("sticheln-1993")
     (row,) = model_rule_checks.table_results(ruleset, 4, {}, MODEL_RULES[ruleset.id])
     assert row.status == COUNTEREXAMPLE and row.witness["model"] == [4, 14]
+
+
+@clause("HUND-TWO-6")
+def test_a_card_turned_up_before_the_trick_is_over_is_a_counterexample(tmp_path: Path) -> None:
+    """A survivor of session 12's mutation sample, killed then only by the published
+    vectors (``hund.ruleset.Hund.apply`` bool-swap): the virtual player's face-down card
+    turned up as soon as the card on it is played, not once the trick is over
+    (HUND-TWO-6). ``rule virtual-display`` now states the display at every state, not only
+    between tricks."""
+    out = run_planted(
+        tmp_path,
+        """
+        import json
+        from pathlib import Path
+        import tricklaw
+        path = Path(tricklaw.__file__).parent / "model/rulesets/hund/ruleset.py"
+        text = path.read_text()
+        was = "if full and virtual_game:"
+        assert text.count(was) == 1
+        path.write_text(text.replace(was, "if full or virtual_game:"))
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import model_rule_checks
+        rows = model_rule_checks.results(get_ruleset("hund"), 2, {}, 30_000)
+        print(json.dumps([[r.obligation, r.reading, r.status] for r in rows]))
+        """,
+    )
+    display = [(reading, status) for name, reading, status in out if name == "rule virtual-display"]
+    assert display and all(status == COUNTEREXAMPLE for _, status in display), out

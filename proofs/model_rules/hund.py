@@ -14,8 +14,10 @@
   rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
 * ``rule start-player``: the round's start player is seat 0, then the one the Lead
   decider names (HUND-POWER-5), else the seat left of the last start player (HUND-GAP-3).
-* ``rule virtual-display``: once a trick is over, no face-down card of the virtual player
-  lies uncovered (HUND-TWO-6), at every state between tricks.
+* ``rule virtual-display``: at every state, the virtual player's uncovered face-down
+  cards are those the deal's layout and the cards played leave uncovered (HUND-TWO-2): a
+  face-down card is turned up once the trick that uncovered it is over, not before
+  (HUND-TWO-6).
 * ``rule reveal``: the model's ``reveal`` on every display pattern of the game's width
   (each column face up over face down, face up alone, face down alone, or empty):
   exactly the uncovered face-down cards are turned up, nothing else moves (HUND-TWO-6).
@@ -124,16 +126,40 @@ def start_model(game: Game, state: State[Any]) -> int:
     return state.first_leader if state.phase is Phase.PLAY else NONE
 
 
+def uncovered(state: State[Any]) -> int:
+    """How many of the virtual player's face-down cards lie uncovered, from the round's
+    deal and the cards played: the deal lays the face-up cards on the face-down ones
+    (HUND-TWO-2; the deal's piles ``virtual-up`` and ``virtual-down``, column by column),
+    and a face-down card is turned up once a trick is over (HUND-TWO-6). So a face-down
+    card not yet played lies uncovered while the card on it has been played in the trick
+    under way, or, with no card on it (an odd card dealt face down, HUND-D-VIRTUALODD),
+    until the first trick is over."""
+    downs, ups = state.info.deal.pile("virtual-down"), state.info.deal.pile("virtual-up")
+    played = {c for _, result in state.tricks for c in result.cards} | set(state.trick)
+    count = 0
+    for i, down in enumerate(downs):
+        if down in played:
+            continue
+        if i >= len(ups):
+            count += not state.tricks
+        else:
+            count += ups[i] in state.trick
+    return count
+
+
 def display_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
-    """Between tricks (a trick over, the next not begun): no uncovered face-down card
-    (HUND-TWO-6); at other states nothing is stated (the outcome is ``NONE``)."""
-    between = game.players == 2 and bool(state.tricks) and not state.trick
-    return [Tracked("HUND-TWO-6", out == 0 if between else out == NONE)]
+    """At every state of the two-player game, the virtual player's uncovered face-down
+    cards are :func:`uncovered`'s (HUND-TWO-2, HUND-TWO-6): none between tricks, and
+    during a trick only the one its own card of this trick lay on; with more players
+    nothing is stated (the outcome is ``NONE``)."""
+    if game.players != 2:
+        return [Tracked("HUND-TWO-6", out == NONE)]
+    return [Tracked("HUND-TWO-6", out == uncovered(state))]
 
 
 def display_model(game: Game, state: State[Any]) -> int:
-    """The uncovered face-down cards of the model's display between tricks."""
-    if not (game.players == 2 and state.tricks and not state.trick):
+    """The uncovered face-down cards of the model's display (its ``extra.columns``)."""
+    if game.players != 2:
         return NONE
     return sum(1 for up, down in state.extra.columns if up is None and down is not None)
 
