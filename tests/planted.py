@@ -54,6 +54,21 @@ def run_planted(into: Path, script: str, timeout: float = 600) -> Any:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def run_patched(into: Path, file: str, was: str, now: str, script: str) -> Any:
+    """:func:`run_planted` with a bug planted in the source: in the copy's ``file`` (a path
+    inside the ``tricklaw`` package), the one occurrence of ``was`` becomes ``now`` before
+    ``script`` runs (a replacement that does not find exactly one occurrence fails)."""
+    patch = f"""
+        from pathlib import Path as _Path
+        import tricklaw as _tricklaw
+        _path = _Path(_tricklaw.__file__).parent / {file!r}
+        _text = _path.read_text()
+        assert _text.count({was!r}) == 1, {was!r}
+        _path.write_text(_text.replace({was!r}, {now!r}))
+        """
+    return run_planted(into, textwrap.dedent(patch) + textwrap.dedent(script))
+
+
 CHECK_PLAIN = """
 import json, tricklaw
 from tricklaw.proofs import plain

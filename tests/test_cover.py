@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planted import run_planted
+from planted import run_patched
 
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.rulesets import hund as hund_model
@@ -235,17 +235,13 @@ def test_a_card_turned_up_before_the_trick_is_over_is_a_counterexample(tmp_path:
     turned up as soon as the card on it is played, not once the trick is over
     (HUND-TWO-6). ``rule virtual-display`` now states the display at every state, not only
     between tricks."""
-    out = run_planted(
+    out = run_patched(
         tmp_path,
+        "model/rulesets/hund/ruleset.py",
+        "if full and virtual_game:",
+        "if full or virtual_game:",
         """
         import json
-        from pathlib import Path
-        import tricklaw
-        path = Path(tricklaw.__file__).parent / "model/rulesets/hund/ruleset.py"
-        text = path.read_text()
-        was = "if full and virtual_game:"
-        assert text.count(was) == 1
-        path.write_text(text.replace(was, "if full or virtual_game:"))
         from tricklaw.model import get_ruleset
         from tricklaw.proofs import model_rule_checks
         rows = model_rule_checks.results(get_ruleset("hund"), 2, {}, 30_000)

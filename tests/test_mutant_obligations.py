@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planted import CHECK_PLAIN, run_planted
+from planted import CHECK_PLAIN, run_patched, run_planted
 from tiny import model as tiny
 
 from tricklaw.model import get_ruleset
@@ -350,20 +350,16 @@ def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round
     """The survivor of session 8's mutation run: under ``ghost-seat=fixed`` the model
     seats the ghost by round 2's (or the previous round's) first player instead of round
     1's. One round's log cannot show it; the rule reads the game's first round too."""
-    bad = run_planted(
+    bad = run_patched(
         tmp_path,
-        f"""
-        import json, sys
-        from pathlib import Path
-        import tricklaw
-        path = Path(tricklaw.__file__).parent / "model/rulesets/the_last/ruleset.py"
-        text = path.read_text()
-        was, now = "history[0].first_leader", "history[{round_read}].first_leader"
-        assert text.count(was) == 1
-        path.write_text(text.replace(was, now))
+        "model/rulesets/the_last/ruleset.py",
+        "history[0].first_leader",
+        f"history[{round_read}].first_leader",
+        """
+        import json
         from tricklaw.model import get_ruleset
         from tricklaw.proofs import round_rule_checks
-        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {{}}, 30_000)
+        rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, 30_000)
         seat = [r for r in rows if r.obligation == "rule ghost-seat-rounds"]
         print(json.dumps([[r.reading, r.status, r.witness] for r in seat]))
         """,
@@ -372,34 +368,6 @@ def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round
         ("ghost-seat=per-round", "pass"),
         ("ghost-seat=fixed", COUNTEREXAMPLE),
     ]
-
-
-def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) -> None:
-    """The survivor of session 8's mutation run: Sticheln's judge stops citing the
-    zero-ignored clause where a lead-colour card wins (the winner is unchanged, so no
-    proof about the winner can see it). The published vectors carry each trick's deciding
-    clauses, and verify runs them again."""
-    rows = run_planted(
-        tmp_path,
-        """
-        import json
-        from pathlib import Path
-        import tricklaw
-        path = Path(tricklaw.__file__).parent / "model/rulesets/sticheln.py"
-        text = path.read_text()
-        was = "winner_takes_all(trick, lead_i, (via, case, *zero_note))"
-        assert text.count(was) == 1
-        path.write_text(text.replace(was, "winner_takes_all(trick, lead_i, (via, case))"))
-        from tricklaw.model import get_ruleset
-        from tricklaw.verify.checks import vector_results
-        rows = vector_results(get_ruleset("sticheln"))
-        print(json.dumps([[r.obligation, r.status, r.detail] for r in rows]))
-        """,
-    )
-    failed = {name: detail for name, status, detail in rows if status == "fail"}
-    assert list(failed) == ["vectors tricks", "vectors games"], rows
-    assert "clauses" in failed["vectors tricks"]
-    assert all(status == "pass" for name, status, _ in rows if name not in failed)
 
 
 CITATION_MUTANTS = {
@@ -414,6 +382,29 @@ CITATION_MUTANTS = {
 }
 
 
+def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) -> None:
+    """The survivor of session 8's mutation run: Sticheln's judge stops citing the
+    zero-ignored clause where a lead-colour card wins (the winner is unchanged, so no
+    proof about the winner can see it). The published vectors carry each trick's deciding
+    clauses, and verify runs them again."""
+    rows = run_patched(
+        tmp_path,
+        "model/rulesets/sticheln.py",
+        *CITATION_MUTANTS["zero-note-dropped"],
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.verify.checks import vector_results
+        rows = vector_results(get_ruleset("sticheln"))
+        print(json.dumps([[r.obligation, r.status, r.detail] for r in rows]))
+        """,
+    )
+    failed = {name: detail for name, status, detail in rows if status == "fail"}
+    assert list(failed) == ["vectors tricks", "vectors games"], rows
+    assert "clauses" in failed["vectors tricks"]
+    assert all(status == "pass" for name, status, _ in rows if name not in failed)
+
+
 @clause("STI-TRICK-3", "STI-TRICK-4")
 @pytest.mark.parametrize("name", sorted(CITATION_MUTANTS))
 def test_a_trick_that_cites_the_wrong_clauses_is_an_equivalence_counterexample(
@@ -423,16 +414,13 @@ def test_a_trick_that_cites_the_wrong_clauses_is_an_equivalence_counterexample(
     equivalence proof holds the model's named clauses to each clause's case
     (``TrickEncoding.citations``), so the proof, not only the published vectors, fails."""
     was, now = CITATION_MUTANTS[name]
-    out = run_planted(
+    out = run_patched(
         tmp_path,
-        f"""
+        "model/rulesets/sticheln.py",
+        was,
+        now,
+        """
         import json
-        from pathlib import Path
-        import tricklaw
-        path = Path(tricklaw.__file__).parent / "model/rulesets/sticheln.py"
-        text = path.read_text()
-        assert text.count({was!r}) == 1
-        path.write_text(text.replace({was!r}, {now!r}))
         from tricklaw.model import get_ruleset
         from tricklaw.proofs import equivalence
         from tricklaw.proofs.encodings import ENCODINGS
