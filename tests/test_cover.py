@@ -250,3 +250,41 @@ def test_a_card_turned_up_before_the_trick_is_over_is_a_counterexample(tmp_path:
     )
     display = [(reading, status) for name, reading, status in out if name == "rule virtual-display"]
     assert display and all(status == COUNTEREXAMPLE for _, status in display), out
+
+
+LAYOUT = "downs = size // 2 if rules_of(game).extra_up else size - size // 2"
+DEALT = "\n            piles = (("
+"""What follows the layout in ``Hund.cut`` (``check_deal`` states it once more)."""
+
+
+@clause("HUND-TWO-2", "HUND-D-VIRTUALODD")
+@pytest.mark.parametrize(
+    ("now", "reading"),
+    [
+        # session 12's sample: hund.ruleset.Hund.cut.L101.const-shift, killed then only by
+        # the published vectors
+        ("downs = size // 3 if rules_of(game).extra_up else size - size // 2", "extra-up"),
+        ("downs = size // 2 if rules_of(game).extra_up else size - size // 3", "extra-down"),
+    ],
+)
+def test_a_virtual_player_dealt_other_rows_is_a_counterexample(
+    tmp_path: Path, now: str, reading: str
+) -> None:
+    """The virtual player's rows as dealt are held to HUND-TWO-2 under each reading of
+    the odd card (``rule virtual-layout``)."""
+    out = run_patched(
+        tmp_path,
+        "model/rulesets/hund/ruleset.py",
+        LAYOUT + DEALT,
+        now + DEALT,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import model_rule_checks
+        rows = model_rule_checks.results(get_ruleset("hund"), 2, {}, 30_000)
+        print(json.dumps([[r.obligation, r.reading, r.status] for r in rows]))
+        """,
+    )
+    layout = {r: s for name, r, s in out if name == "rule virtual-layout"}
+    assert layout[f"virtual-odd={reading}, more-cards=no"] == COUNTEREXAMPLE, layout
+    assert layout[f"virtual-odd={reading}, more-cards=yes"] == COUNTEREXAMPLE, layout

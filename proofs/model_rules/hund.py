@@ -14,6 +14,8 @@
   rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
 * ``rule start-player``: the round's start player is seat 0, then the one the Lead
   decider names (HUND-POWER-5), else the seat left of the last start player (HUND-GAP-3).
+* ``rule virtual-layout``: the virtual player's rows as dealt, half its hand face up on
+  the other half (HUND-TWO-2), the odd card of fifteen as HUND-D-VIRTUALODD reads.
 * ``rule virtual-display``: at every state, the virtual player's uncovered face-down
   cards are those the deal's layout and the cards played leave uncovered (HUND-TWO-2): a
   face-down card is turned up once the trick that uncovered it is over, not before
@@ -124,6 +126,31 @@ def start_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
 def start_model(game: Game, state: State[Any]) -> int:
     """The model's start player of the round, once play begins."""
     return state.first_leader if state.phase is Phase.PLAY else NONE
+
+
+def layout_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """The virtual player's rows as dealt, stated before the round's first card is played
+    (``100 * face-up + face-down``): half its hand face up on the other half (HUND-TWO-2);
+    of an odd hand (fifteen cards, HUND-OPT-1) the odd card lies face down or face up as
+    HUND-D-VIRTUALODD reads. With more players, or once play has begun, nothing is
+    stated (the outcome is ``NONE``)."""
+    if game.players != 2 or state.tricks or state.trick:
+        return [Tracked("HUND-TWO-2", out == NONE)]
+    size = hand(game)
+    up = size // 2 if game.options.text("virtual-odd") == "extra-down" else size - size // 2
+    return [
+        Tracked("HUND-TWO-2", out / 100 == up),
+        Tracked("HUND-D-VIRTUALODD", out % 100 == size - up),
+    ]
+
+
+def layout_model(game: Game, state: State[Any]) -> int:
+    """The model's rows as dealt (its deal's piles), at the states :func:`layout_rule`
+    states them."""
+    if game.players != 2 or state.tricks or state.trick:
+        return NONE
+    deal = state.info.deal
+    return 100 * len(deal.pile("virtual-up")) + len(deal.pile("virtual-down"))
 
 
 def uncovered(state: State[Any]) -> int:
@@ -253,6 +280,14 @@ MODEL_RULES.register(
         states=(
             StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
             StateRule("start-player", ("lead-tie",), None, start_rule, start_model, card=False),
+            StateRule(
+                "virtual-layout",
+                ("more-cards", "virtual-odd"),
+                (2,),
+                layout_rule,
+                layout_model,
+                card=False,
+            ),
             StateRule(
                 "virtual-display",
                 ("more-cards", "virtual-odd"),
