@@ -228,8 +228,8 @@ def deck_difference(enc: TrickEncoding) -> list[str]:
 def named_answer(enc: TrickEncoding) -> tuple[dict[str, z3.ArithRef], list[Tracked]]:
     """The encoding's answer (:meth:`~TrickEncoding.answer_terms`) with each cited
     clause's term given a variable of its own, and the definitions of those variables,
-    each tracked by its clause: the solver takes the conditions in once, not at every
-    path's check."""
+    each tracked by its clause, so that the proof's background (and its SMT-LIB export,
+    ``verify --smt2``) names every condition by the clause it states."""
     answer = dict(enc.outcome)
     defined: list[Tracked] = []
     for i, (name, term) in enumerate(enc.answer_terms(enc.outcome).items()):
