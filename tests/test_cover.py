@@ -230,11 +230,11 @@ def test_a_hand_size_off_by_one_is_a_counterexample(monkeypatch: pytest.MonkeyPa
 
 @clause("HUND-TWO-6")
 def test_a_card_turned_up_before_the_trick_is_over_is_a_counterexample(tmp_path: Path) -> None:
-    """A survivor of session 12's mutation sample, killed then only by the published
-    vectors (``hund.ruleset.Hund.apply`` bool-swap): the virtual player's face-down card
-    turned up as soon as the card on it is played, not once the trick is over
-    (HUND-TWO-6). ``rule virtual-display`` now states the display at every state, not only
-    between tricks."""
+    """The virtual player's face-down card turned up as soon as the card on it is played,
+    not once the trick is over (HUND-TWO-6): ``rule virtual-display`` checked the display
+    only between tricks, where this bug does not show; it now states the display at every
+    state. (A bug planted by hand while reading that rule for session 12's sample, not a
+    mutant of the sample.)"""
     out = run_patched(
         tmp_path,
         "model/rulesets/hund/ruleset.py",
@@ -288,3 +288,28 @@ def test_a_virtual_player_dealt_other_rows_is_a_counterexample(
     layout = {r: s for name, r, s in out if name == "rule virtual-layout"}
     assert layout[f"virtual-odd={reading}, more-cards=no"] == COUNTEREXAMPLE, layout
     assert layout[f"virtual-odd={reading}, more-cards=yes"] == COUNTEREXAMPLE, layout
+
+
+@clause("HUND-DESIG-1", "HUND-DESIG-2")
+def test_trump_moved_by_a_later_power_is_a_counterexample(tmp_path: Path) -> None:
+    """Session 12's sample: ``hund.ruleset.Hund.apply.L289.bool-swap`` (``and`` ->
+    ``or``) records where Trump was assigned again at every later power, which moves the
+    trump window (HUND-D-TRUMPTIMING) to the later card; only the published vectors killed
+    it. ``rule trump-assigned`` holds the record to the first designated card."""
+    out = run_patched(
+        tmp_path,
+        "model/rulesets/hund/ruleset.py",
+        "holders != powers.holders and not powers.holders",
+        "holders != powers.holders or not powers.holders",
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.proofs import model_rule_checks
+        rows = []
+        for players in (2, 3, 4, 5):
+            rows += model_rule_checks.results(get_ruleset("hund"), players, {}, 30_000)
+        print(json.dumps([[r.obligation, r.players, r.status] for r in rows]))
+        """,
+    )
+    trump = [status for name, _, status in out if name == "rule trump-assigned"]
+    assert len(trump) == 4 and COUNTEREXAMPLE in trump, out

@@ -14,6 +14,9 @@
   rows of ``more-cards`` are sampled by ``rule virtual-card`` only.
 * ``rule start-player``: the round's start player is seat 0, then the one the Lead
   decider names (HUND-POWER-5), else the seat left of the last start player (HUND-GAP-3).
+* ``rule trump-assigned``: where the Trump power was assigned, between the tricks of the
+  base game: the first card of the round showing the designated number (HUND-DESIG-1/2,
+  HUND-POWER-1); a later designated card moves nothing.
 * ``rule virtual-layout``: the virtual player's rows as dealt, half its hand face up on
   the other half (HUND-TWO-2), the odd card of fifteen as HUND-D-VIRTUALODD reads.
 * ``rule virtual-display``: at every state, the virtual player's uncovered face-down
@@ -126,6 +129,39 @@ def start_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]
 def start_model(game: Game, state: State[Any]) -> int:
     """The model's start player of the round, once play begins."""
     return state.first_leader if state.phase is Phase.PLAY else NONE
+
+
+def _base_game(game: Game) -> bool:
+    """The base game, where a round's number is one designation card (not sets)."""
+    return game.options.text("designation-mode") != "sets"
+
+
+def trump_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
+    """Where the Trump power was assigned (``100 * trick + position``), stated between
+    tricks: at the first card of the round showing the designated number (HUND-DESIG-1),
+    whose suit takes the first power, Trump (HUND-DESIG-2), from then on (HUND-POWER-1);
+    a later designated card gives a later power and moves nothing. ``NONE`` before such
+    a card, during a trick (the sampled states put a card in a trick without playing it
+    through the model) and with sets."""
+    if not _base_game(game) or state.trick:
+        return [Tracked("HUND-DESIG-1", out == NONE)]
+    number = state.info.deal.extra("designation")
+    for index, cards in enumerate(result.cards for _, result in state.tricks):
+        for pos, card in enumerate(cards):
+            if card & 31 == number:
+                return [
+                    Tracked("HUND-DESIG-1", out == 100 * index + pos),
+                    Tracked("HUND-DESIG-2", out >= 0),
+                ]
+    return [Tracked("HUND-DESIG-1", out == NONE)]
+
+
+def trump_model(game: Game, state: State[Any]) -> int:
+    """Where the model's state says the Trump power was assigned (its ``extra``)."""
+    powers = state.extra
+    if not _base_game(game) or state.trick or not powers.holders:
+        return NONE
+    return 100 * int(powers.trump_trick) + int(powers.trump_pos)
 
 
 def layout_rule(game: Game, state: State[Any], out: z3.ArithRef) -> list[Tracked]:
@@ -280,6 +316,7 @@ MODEL_RULES.register(
         states=(
             StateRule("virtual-card", ("more-cards",), (2,), virtual_rule, automatic_card),
             StateRule("start-player", ("lead-tie",), None, start_rule, start_model, card=False),
+            StateRule("trump-assigned", (), None, trump_rule, trump_model, card=False),
             StateRule(
                 "virtual-layout",
                 ("more-cards", "virtual-odd"),
