@@ -9,7 +9,10 @@ digest of everything the model answers for it:
 * **games**: seeded random games (:func:`tricklaw.model.agents.random_states`) to the
   end (at most :data:`MAX_ROUNDS` rounds): the legal actions at every decision, and the
   game's JSON record (every action, trick result, round score, the totals and the
-  winners);
+  winners), and each finished round's score recounted from its log alone
+  (:meth:`Ruleset.recount_scores`: the second count that verify's self-check and the
+  vectors hold the model to, so that a bug in a rule function only the recount calls,
+  such as The Last's ``face_down``, is a behaviour, not an equivalent mutant);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
   from the whole deck and from narrow pools of one or two values, where ties are likely), for
   rulesets whose trick needs no context (:attr:`Ruleset.trick_context` empty and no
@@ -121,7 +124,8 @@ def _game(game: Game, seed: int) -> Any:
             if not state.is_terminal():
                 legal = game.ruleset.legal_actions(state)
                 trace.append((state.current, list(legal), _accepted(game, state, legal)))
-        return [trace, to_record(state, seed)]
+        recounts = [_answer(game.ruleset.recount_scores, game, log) for log in state.history]
+        return [trace, to_record(state, seed), recounts]
     except Exception as exc:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
 
