@@ -4,8 +4,8 @@
 * the cases are every dispute reading an option selects, for every ruleset and Tiny;
 * the pairing is exact: a reading paired with itself never differs, a tie-break reading
   changes no trick, a trick-rule reading does change tricks;
-* a reading that names no one value (The Last's ``rounds=N``) is studied as its stand-in,
-  compared over the rounds both games play;
+* a reading that names no one value (The Last's ``rounds=N``) is studied as its stand-in
+  (which verify holds to be a reading), compared over the rounds both games play;
 * the same seed gives the same report on one process, two, or (slow) a local Ray;
 * the command writes its JSON and its SVG figure.
 """
@@ -30,6 +30,7 @@ from tricklaw.impact.study import MAX_ROUNDS, Case, cases, play, play_chunk, rea
 from tricklaw.model.agents import random_step
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import load_registry
+from tricklaw.verify.checks import registry_checks
 
 VARYING = ("seconds", "games_per_second")
 """The report's fields that describe the run, not the result."""
@@ -95,6 +96,17 @@ def test_the_last_rounds_n_is_three_rounds_compared_over_the_first() -> None:
         assert not any(trick or score for trick, score, _ in rows), agent
         assert any(winner for _, _, winner in rows), agent
     assert play_chunk(case, 0, 12, engine="batch") == play_chunk(case, 0, 12, engine="reference")
+
+
+def test_verify_refuses_a_stand_in_that_is_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = RULESETS["the-last"]
+    specs = tuple(
+        dataclasses.replace(s, stand_ins=(("M", 3),)) if s.name == "rounds" else s
+        for s in ruleset.option_specs
+    )
+    monkeypatch.setattr(type(ruleset), "option_specs", specs)
+    (row,) = [r for r in registry_checks(ruleset) if r.obligation == "options-are-disputes"]
+    assert row.status == "fail" and "stand-in M=3" in row.detail
 
 
 def test_tiny_a_plug_in_game_is_studied(registered: None) -> None:
