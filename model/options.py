@@ -46,6 +46,12 @@ class OptionSpec:
     can change who takes a single trick (the ``trick`` command compares readings
     of those). ``acts_with`` names the other options' values without which this
     option changes nothing (a sub-option of another rule), empty when it always acts.
+    ``stand_ins`` gives, for a reading that names no one value (The Last's ``rounds``
+    reading ``N``: any agreed number), the value that plays it where a game must be
+    chosen (the impact study, the disputes register). ``sets_length`` says that the
+    option is the number of rounds in a game: games under two of its values differ in
+    length by design, so a study compares their tricks and round scores over the rounds
+    both play.
     """
 
     name: str
@@ -57,6 +63,8 @@ class OptionSpec:
     dispute: str | None = None
     affects_trick: bool = False
     acts_with: tuple[tuple[str, OptionValue], ...] = ()
+    stand_ins: tuple[tuple[str, OptionValue], ...] = ()
+    sets_length: bool = False
 
     @property
     def is_integer(self) -> bool:

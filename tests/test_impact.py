@@ -4,6 +4,8 @@
 * the cases are every dispute reading an option selects, for every ruleset and Tiny;
 * the pairing is exact: a reading paired with itself never differs, a tie-break reading
   changes no trick, a trick-rule reading does change tricks;
+* a reading that names no one value (The Last's ``rounds=N``) is studied as its stand-in
+  (which verify holds to be a reading), compared over the rounds both games play;
 * the same seed gives the same report on one process, two, or (slow) a local Ray;
 * the command writes its JSON and its SVG figure.
 """
@@ -24,9 +26,11 @@ from tricklaw.cli import main
 from tricklaw.impact.lockstep import pairs
 from tricklaw.impact.run import CHUNK, chunks, progress, study
 from tricklaw.impact.stats import wilson
-from tricklaw.impact.study import MAX_ROUNDS, Case, cases, play_chunk, reading_game
+from tricklaw.impact.study import MAX_ROUNDS, Case, cases, play, play_chunk, reading_game
+from tricklaw.model.agents import random_step
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import load_registry
+from tricklaw.verify.checks import registry_checks
 
 VARYING = ("seconds", "games_per_second")
 """The report's fields that describe the run, not the result."""
@@ -57,10 +61,11 @@ def test_every_dispute_reading_with_an_option_is_a_case() -> None:
         specs = {s.name: s for s in RULESETS[rid].option_specs}
         for d in load_registry(rid).disputes:
             spec = specs.get(d.option)
-            if spec is None or spec.is_integer or len(d.readings) < 2:
+            if spec is None or len(d.readings) < 2:
                 continue
+            named = set(spec.choices) | {value for value, _ in spec.stand_ins}
             for reading in d.readings:
-                if reading.value != d.default and reading.value in spec.choices:
+                if reading.value != d.default and reading.value in named:
                     assert (rid, d.id, reading.value) in found, (rid, d.id, reading.value)
     assert all(c.reading != c.default for c in study_cases)
 
@@ -75,6 +80,33 @@ def test_a_tie_break_changes_no_trick_and_a_trick_rule_does() -> None:
     assert not any(trick or score for trick, score, _ in tie)
     same_card = play_chunk(first_case("LH-D-SAMECARD", "heuristic"), 0, 20)
     assert any(trick for trick, _, _ in same_card)
+
+
+def test_the_last_rounds_n_is_three_rounds_compared_over_the_first() -> None:
+    """LAST-D-ROUNDS' reading ``N`` is played as its stand-in, three rounds, against the
+    default's one; the option sets the game's length, so a pair is compared over the round
+    both play: that round is the same game (the option changes nothing in it), while the
+    winner, on three rounds' totals, changes. Both engines agree."""
+    case = first_case("LAST-D-ROUNDS")
+    assert case.reading == "N"
+    assert [reading_game(case, v).options["rounds"] for v in ("1", "N")] == [1, 3]
+    assert play(reading_game(case, "N"), 0, random_step).round_index == 2
+    for agent in ("random", "heuristic"):
+        rows = play_chunk(dataclasses.replace(case, agent=agent), 0, 12, engine="reference")
+        assert not any(trick or score for trick, score, _ in rows), agent
+        assert any(winner for _, _, winner in rows), agent
+    assert play_chunk(case, 0, 12, engine="batch") == play_chunk(case, 0, 12, engine="reference")
+
+
+def test_verify_refuses_a_stand_in_that_is_no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = RULESETS["the-last"]
+    specs = tuple(
+        dataclasses.replace(s, stand_ins=(("M", 3),)) if s.name == "rounds" else s
+        for s in ruleset.option_specs
+    )
+    monkeypatch.setattr(type(ruleset), "option_specs", specs)
+    (row,) = [r for r in registry_checks(ruleset) if r.obligation == "options-are-disputes"]
+    assert row.status == "fail" and "stand-in M=3" in row.detail
 
 
 def test_tiny_a_plug_in_game_is_studied(registered: None) -> None:

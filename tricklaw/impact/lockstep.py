@@ -13,6 +13,9 @@ games):
   by seat); the games' tricks differ when any trick of any round differs, or a game has
   a round or a trick the other has not;
 * the scores differ when any round's do, or a game has a round more;
+* where the study compares over the rounds both games play (an option that sets the
+  number of rounds, :func:`tricklaw.impact.study.compare`'s ``common``), a round more is
+  no difference;
 * the winners are the ruleset's own (:meth:`~tricklaw.model.ruleset.Ruleset.winners`) of
   each game's totals.
 
@@ -86,13 +89,16 @@ def round_scores(chunk: Chunk, round_index: int) -> npt.NDArray[np.int64]:
     return np.asarray(event[1], dtype=np.int64)
 
 
-def compared(a: Chunk, b: Chunk) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per game, whether the two chunks' games differ in a trick, and in a round's scores."""
+def compared(
+    a: Chunk, b: Chunk, common: bool = False
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per game, whether the two chunks' games differ in a trick, and in a round's scores
+    (with ``common``, over the rounds both games play only)."""
     import numpy as np
 
     rounds_a, rounds_b = np.asarray(a.rounds), np.asarray(b.rounds)
-    trick = rounds_a != rounds_b
-    score = rounds_a != rounds_b
+    trick = (rounds_a != rounds_b) & (not common)
+    score = trick.copy()
     for r in range(int(min(rounds_a.max(), rounds_b.max()))):
         both = (r < rounds_a) & (r < rounds_b)
         rows_a, rows_b = trick_rows(a, r), trick_rows(b, r)
@@ -105,10 +111,13 @@ def compared(a: Chunk, b: Chunk) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.
     return trick, score
 
 
-def pairs(base: Game, other: Game, first: int, count: int, max_rounds: int) -> Outcome | None:
+def pairs(
+    base: Game, other: Game, first: int, count: int, max_rounds: int, *, common: bool = False
+) -> Outcome | None:
     """The pairs of random games of seeds ``first .. first + count - 1`` under ``base``
-    and ``other``, each compared (trick, score, winner); None where the batch engine has
-    no path for either game."""
+    and ``other``, each compared (trick, score, winner; with ``common``, tricks and
+    scores over the rounds both play); None where the batch engine has no path for either
+    game."""
     try:
         import numpy  # noqa: F401  (the batch engine's arrays)
     except ImportError:  # not installed: the reference plays
@@ -122,7 +131,7 @@ def pairs(base: Game, other: Game, first: int, count: int, max_rounds: int) -> O
         if not engine.kernel_plays(game):  # the reference plays this game
             return None
         played.append(engine.play(game, seeds, max_rounds, trace=True))
-    trick, score = compared(played[0], played[1])
+    trick, score = compared(played[0], played[1], common)
     out = []
     for g in range(count):
         winners_a = base.ruleset.winners(base, tuple(int(x) for x in played[0].totals[g]))

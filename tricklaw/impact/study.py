@@ -11,6 +11,12 @@ dispute's default and under the reading, from the same deal seed and the same ag
 * a **round's scores**: some round's scores differ, or one game has a round more;
 * the **winner**: the ruleset's winners of the final totals differ.
 
+A reading that names no one value (The Last's ``rounds`` reading ``N``, LAST-D-ROUNDS)
+is played as the value its option gives it (``OptionSpec.stand_ins``: three rounds). Where
+the option is the number of rounds itself (``OptionSpec.sets_length``), the two games of a
+pair differ in length by design: their tricks and round scores are compared over the
+rounds both play (a round more is no change), the winner on each game's own totals.
+
 A reading that changes what may be played changes the agents' choices and so, almost
 always, the rest of the game. Games are cut at :data:`MAX_ROUNDS` rounds (a game to a
 target total may never end under random play); the winner is then judged on the totals
@@ -59,7 +65,11 @@ class Case:
 
 
 def option_value(spec: OptionSpec, value: str) -> OptionValue | None:
-    """A reading's value as a value of option ``spec`` (``None`` if none selects it)."""
+    """A reading's value as a value of option ``spec`` (``None`` if none selects it); a
+    reading that names no one value, as the value that stands for it (``spec.stand_ins``)."""
+    stand_in = dict(spec.stand_ins).get(value)
+    if stand_in is not None:
+        return stand_in
     if spec.is_integer:
         try:
             return int(value)
@@ -68,11 +78,16 @@ def option_value(spec: OptionSpec, value: str) -> OptionValue | None:
     return value if value in spec.choices else None
 
 
+def case_option(case: Case) -> OptionSpec:
+    """The option whose readings ``case`` plays."""
+    return next(s for s in get_ruleset(case.ruleset).option_specs if s.name == case.option)
+
+
 def reading_game(case: Case, value: str) -> Game:
     """The game of ``case`` under the reading ``value`` (OptionError if the options
     cannot be played at this player count)."""
     ruleset = get_ruleset(case.ruleset)
-    spec = next(s for s in ruleset.option_specs if s.name == case.option)
+    spec = case_option(case)
     chosen = option_value(spec, value)
     if chosen is None:
         raise OptionError(f"option {spec.name} has no reading {value!r}")
@@ -134,10 +149,26 @@ def tricks_of(state: State[Any]) -> Iterator[Any]:
         yield (state.round_index, leader, result.winner, result.taken)
 
 
-def compare(a: State[Any], b: State[Any]) -> tuple[bool, bool, bool]:
-    """Whether ``b`` differs from ``a`` in a trick, a round's scores, the winner."""
-    trick = list(tricks_of(a)) != list(tricks_of(b))
-    score = [log.scores for log in a.history] != [log.scores for log in b.history]
+def round_tricks(state: State[Any], rounds: int) -> list[Any]:
+    """The tricks of a game's first ``rounds`` completed rounds, as :func:`tricks_of`."""
+    return [
+        (log.index, leader, result.winner, result.taken)
+        for log in state.history[:rounds]
+        for leader, result in log.tricks
+    ]
+
+
+def compare(a: State[Any], b: State[Any], common: bool = False) -> tuple[bool, bool, bool]:
+    """Whether ``b`` differs from ``a`` in a trick, a round's scores, the winner; with
+    ``common``, tricks and scores only over the rounds both games play."""
+    tricks_a, tricks_b = list(tricks_of(a)), list(tricks_of(b))
+    scores_a, scores_b = [log.scores for log in a.history], [log.scores for log in b.history]
+    if common:
+        rounds = min(len(a.history), len(b.history))
+        tricks_a, tricks_b = round_tricks(a, rounds), round_tricks(b, rounds)
+        scores_a, scores_b = scores_a[:rounds], scores_b[:rounds]
+    trick = tricks_a != tricks_b
+    score = scores_a != scores_b
     ga, gb = a.game, b.game
     winner = ga.ruleset.winners(ga, a.returns()) != gb.ruleset.winners(gb, b.returns())
     return (trick, score, winner)
@@ -153,17 +184,19 @@ def play_chunk(
     case: Case, first: int, count: int, step: Step | None = None, engine: str = "batch"
 ) -> list[tuple[bool, bool, bool]]:
     """The paired games of ``case`` for seeds ``first .. first + count - 1``, in order,
-    each pair compared (:func:`compare`); ``step`` is the agent (default: the case's
-    agent of :data:`AGENTS`), ``engine`` one of :data:`ENGINES`."""
+    each pair compared (:func:`compare`, over the rounds both play where the option sets
+    the number of rounds); ``step`` is the agent (default: the case's agent of
+    :data:`AGENTS`), ``engine`` one of :data:`ENGINES`."""
     step = step or AGENTS[case.agent]
     base, other = reading_game(case, case.default), reading_game(case, case.reading)
+    common = case_option(case).sets_length
     if engine == "batch" and step is random_step:
         from tricklaw.impact.lockstep import pairs
 
-        batch = pairs(base, other, first, count, MAX_ROUNDS)
+        batch = pairs(base, other, first, count, MAX_ROUNDS, common=common)
         if batch is not None:
             return batch
     return [
-        compare(play(base, seed, step), play(other, seed, step))
+        compare(play(base, seed, step), play(other, seed, step), common)
         for seed in range(first, first + count)
     ]

@@ -72,6 +72,9 @@ def registry_checks(ruleset: Ruleset[Any]) -> list[Result]:
                 problems.append(f"{d.id} names option {d.option!r}, the model {spec.name!r}")
             if not spec.is_integer and set(readings) != set(spec.choices):
                 problems.append(f"{d.id} readings {readings} != model choices {spec.choices}")
+            for value, stand_in in spec.stand_ins:
+                if value not in readings or spec.is_integer != isinstance(stand_in, int):
+                    problems.append(f"{d.id}: stand-in {value}={stand_in!r} is not a reading")
             if d.default != str(spec.default):
                 problems.append(f"{d.id} default {d.default!r} != model {spec.default!r}")
         model_options = {s.name for s in ruleset.option_specs}

@@ -172,6 +172,9 @@ def dispute_section(ruleset_id: str, gen: Path | None = None) -> list[str]:
         for rd in d.readings:
             mark = " **(default)**" if rd.value == d.default else ""
             opt = f"`--option {d.option}={rd.value}`" if d.option else "(no option)"
+            stand_in = dict(spec.stand_ins).get(rd.value) if spec is not None else None
+            if stand_in is not None:
+                opt += f" (a number; the study plays `{d.option}={stand_in}`)"
             row = f"| `{rd.value}`{mark} | {opt} | {linkify(rd.summary)} |"
             if sim:
                 if sim["tricks"]:

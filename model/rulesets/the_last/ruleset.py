@@ -48,7 +48,14 @@ class TheLast(Ruleset[Table]):
     action_kinds = (ActionKind.PLAY, ActionKind.KEEP, ActionKind.SWAP)
     option_specs = (
         OptionSpec(
-            "rounds", 1, "rounds in a game", minimum=1, maximum=10_000, dispute="LAST-D-ROUNDS"
+            "rounds",
+            1,
+            "rounds in a game",
+            minimum=1,
+            maximum=10_000,
+            dispute="LAST-D-ROUNDS",
+            stand_ins=(("N", 3),),  # the reading "N" studied as 3 rounds, as ghost-seat is
+            sets_length=True,
         ),
         OptionSpec(
             "unused-points",
