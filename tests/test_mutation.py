@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tricklaw.model.rulesets import RULESETS
-from tricklaw.mutation import runner
+from tricklaw.mutation import behaviour, runner
 from tricklaw.mutation.mutants import (
     Mutant,
     generate,
@@ -92,7 +92,13 @@ def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
 
 def test_no_mutant_of_presentation_or_checker_helpers() -> None:
     functions = {m.function.rsplit(".", 1)[-1] for m in generate()}
-    assert not functions & {"why_illegal", "observation", "recount_scores", "check_deal"}
+    assert not functions & {
+        "why_illegal",
+        "observation",
+        "recount_scores",
+        "check_deal",
+        "check_context",
+    }
 
 
 def test_each_patch_applies_to_a_copy_and_parses(tmp_path: Path) -> None:
@@ -183,6 +189,71 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
     assert a.status == SURVIVED and a.rulesets == ("lowhigh",) and a.witness
     assert b.status == EQUIVALENT and not b.witness
     assert verify_calls == ["lowhigh"]
+
+
+def test_the_fingerprint_reads_each_sub_option_where_it_acts() -> None:
+    """An option that acts only with another option's value (``acts_with``: Hund's set
+    options, with designation sets) is fingerprinted there, also where the readings are
+    too many to combine: read alone it changes nothing, and every mutant of the code it
+    selects looked equivalent."""
+    checked = 0
+    for ruleset in RULESETS.values():
+        combos = behaviour.readings(ruleset)
+        for spec in ruleset.option_specs:
+            if not spec.acts_with or not spec.choices:
+                continue
+            where = {k: str(v) for k, v in spec.acts_with}
+            for value in spec.choices:
+                if value != spec.default:
+                    assert any(
+                        c.get(spec.name) == str(value) and where.items() <= c.items()
+                        for c in combos
+                    ), (ruleset.id, spec.name, value)
+                    checked += 1
+    assert checked >= 4  # Hund's three set options and the virtual player's odd card
+
+
+def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -> None:
+    """Hund's tricks need a context (the powers, the designation): the fingerprint draws
+    one per trick as the trick vectors do, so the judge in context is behaviour; a game's
+    record comes with each round recounted from its log."""
+    hund = RULESETS["hund"]
+    game = hund.make_game(4)
+    tricks = list(behaviour._tricks(game, random.Random(1), "hund 4p"))
+    assert len(tricks) == behaviour.TRICKS
+    assert all("'powers':" in key for key, _ in tricks)
+    again = list(behaviour._tricks(game, random.Random(1), "hund 4p"))
+    assert again == tricks  # seeded
+    lowhigh = RULESETS["lowhigh"].make_game(3)
+    assert all(" in None" in k for k, _ in behaviour._tricks(lowhigh, random.Random(1), "x"))
+    trace, record, recounts = behaviour._game(game, 1)
+    assert trace and [list(r) for r in recounts] == [r["scores"] for r in record["rounds"]]
+
+
+@pytest.mark.slow
+def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant() -> None:
+    """Hund's judge in a trick context (``trick_in_context``: the powers a trick assigns
+    as its cards fall) is run by the equivalence proof but by no game the fingerprint
+    plays to a trick the rule singles out often enough: with the drawn contexts, its
+    mutants change the fingerprint (they were all taken for equivalent)."""
+    root = repo_root()
+    settings = Settings()
+    base = runner.baseline_fingerprint(root, ["hund"], settings)
+    mutants = mutants_of_file(root, "model/rulesets/hund/ruleset.py")
+    planted = _by_function(mutants, "Hund.trick_in_context", "cond-negate")
+    original = runner.verify
+
+    def no_verify(
+        tree: Path, ruleset: str, s: Settings, limit: float | None = None
+    ) -> tuple[str, list[dict[str, str]], str]:
+        return SURVIVED, [], ""
+
+    runner.verify = no_verify  # type: ignore[assignment]
+    try:
+        result = runner.run_mutant(planted, root, base, settings, rule_files(root))
+    finally:
+        runner.verify = original  # type: ignore[assignment]
+    assert result.status == SURVIVED and result.witness, result
 
 
 def _assert_all_killed(results: list[runner.MutantResult]) -> None:

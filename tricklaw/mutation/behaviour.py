@@ -14,9 +14,10 @@ digest of everything the model answers for it:
   vectors hold the model to, so that a bug in a rule function only the recount calls,
   such as The Last's ``face_down``, is a behaviour, not an equivalent mutant);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
-  from the whole deck and from narrow pools of one or two values, where ties are likely), for
-  rulesets whose trick needs no context (:attr:`Ruleset.trick_context` empty and no
-  automatic seats): :meth:`Ruleset.judge_trick`;
+  from the whole deck and from narrow pools of one or two values, where ties are likely),
+  for games with no automatic seats: :meth:`Ruleset.judge_trick`, in a seeded trick
+  context drawn as the trick vectors draw them where the game needs one (Hund's powers
+  and designation; :attr:`Ruleset.trick_context`);
 * **hands**: seeded hands and unfinished tricks of distinct deck cards:
   :meth:`Ruleset.playable`;
 * **endings**: seeded totals (small ones, where ties for the best are common, and large
@@ -25,9 +26,11 @@ digest of everything the model answers for it:
 
 Readings: every combination of the options with choices when there are at most
 :data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
-(the others at their defaults); and all those again with each numeric option at another
-value (:func:`numeric_variants`). At every decision of a game, the actions
-:meth:`Ruleset.is_legal` accepts are recorded beside the legal ones.
+(the others at their defaults, except the values an option acts only with,
+``OptionSpec.acts_with``: Hund's set options are read with designation sets); and all
+those again with each numeric option at another value (:func:`numeric_variants`). At
+every decision of a game, the actions :meth:`Ruleset.is_legal` accepts are recorded
+beside the legal ones.
 
 Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` (the runner does,
 with the mutated copy of the source first on ``PYTHONPATH``).
@@ -40,15 +43,18 @@ import itertools
 import json
 import random
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tricklaw.model import actions
 from tricklaw.model.agents import random_states
 from tricklaw.model.record import to_record
+from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
+from tricklaw.spec.errors import OptionError
+from tricklaw.vectors.profiles import profile_of
 
 GAMES = 3
 """Seeded random games per ruleset, player count and reading."""
@@ -79,7 +85,8 @@ def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
         ]
     out: list[dict[str, str]] = [{}]
     for s in specs:
-        out += [{s.name: str(v)} for v in s.choices if v != s.default]
+        where = {k: str(v) for k, v in s.acts_with}  # a sub-option acts only there
+        out += [{**where, s.name: str(v)} for v in s.choices if v != s.default]
     return out
 
 
@@ -130,7 +137,24 @@ def _game(game: Game, seed: int) -> Any:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
 
 
-def _tricks(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
+def _contexts(game: Game, seed: str) -> Callable[[], dict[str, str] | None] | None:
+    """A maker of seeded trick contexts for ``game`` (None each for a trick its cards
+    decide alone), drawn as the trick vectors draw them (the game's vector profile);
+    None when the game needs a context and has no profile to draw one."""
+    if not game.ruleset.trick_context:
+        return lambda: None
+    try:
+        profile = profile_of(game.ruleset)
+    except OptionError:
+        return None
+    rng = SplitMix64(int(hashlib.sha256(seed.encode()).hexdigest()[:15], 16))
+    return lambda: profile.model_context(profile.sample_context(rng, game))
+
+
+def _tricks(game: Game, rng: random.Random, where: str) -> Iterator[tuple[str, Any]]:
+    contexts = _contexts(game, where)
+    if contexts is None or game.seats != game.players:  # automatic seats play by rule
+        return
     deck = list(game.ruleset.deck(game.players, game.options))
     values = sorted({c & 31 for c in deck})
     for i in range(TRICKS):
@@ -140,8 +164,9 @@ def _tricks(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
             narrow = [c for c in deck if c & 31 in few]
             pool = narrow if len(narrow) >= game.players else deck
         cards = rng.sample(pool, game.players)
-        result = _answer(game.ruleset.judge_trick, game, cards)
-        yield f"trick {game.ruleset.palette.format_all(cards)}", repr(result)
+        context = contexts()
+        result = _answer(game.ruleset.judge_trick, game, cards, context)
+        yield f"trick {game.ruleset.palette.format_all(cards)} in {context}", repr(result)
 
 
 def _hands(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
@@ -197,9 +222,8 @@ def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
             for seed in range(1, GAMES + 1):
                 out[f"{where} game seed {seed}"] = _digest(_game(game, seed))
             rng = random.Random(f"{where}")
-            if not ruleset.trick_context and game.seats == game.players:
-                for key, value in _tricks(game, rng):
-                    out[f"{where} {key}"] = _digest(value)
+            for key, value in _tricks(game, rng, where):
+                out[f"{where} {key}"] = _digest(value)
             for key, value in _hands(game, rng):
                 out[f"{where} {key}"] = _digest(value)
             for key, value in _endings(game, rng):

@@ -67,6 +67,8 @@ NOT_RULES = frozenset(
         "serialize_state",
         "check_deal",
         "check_deals",
+        "check_context",
+        "check_trick_context",
         "recount_scores",
         "held_aside",
         "max_decisions",
@@ -75,8 +77,9 @@ NOT_RULES = frozenset(
     }
 )
 """Functions that are not rules of play: presentation (why a move is illegal, what a seat
-sees), the checkers' helpers (deal checks, the recount, conservation, the decision
-bound) and typed accessors. Their mutants would test the checks, not the rules."""
+sees), the checkers' helpers (deal checks, a trick context's input check, the recount,
+conservation, the decision bound) and typed accessors. Their mutants would test the
+checks, not the rules."""
 
 
 @dataclass(frozen=True)
