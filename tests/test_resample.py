@@ -70,6 +70,23 @@ def test_no_card_a_seat_held_is_ruled_out(config: Any, data: st.DataObject) -> N
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_round_decisions_replay_the_round_to_the_state(rid: str) -> None:
+    """Playing the round again from its start reaches the state itself, each decision
+    taken by the seat to act then (two rounds: the second starts from the history)."""
+    ruleset = RULESETS[rid]
+    game = ruleset.make_game(ruleset.player_counts[0])
+    for i, state in enumerate(random_states(game, 3, max_rounds=2)):
+        if state.is_terminal() or i % 5:
+            continue
+        decisions = resample.round_decisions(state)
+        assert [(seat, action) for _, seat, action in decisions] == list(state.actions)
+        assert all(now.current == seat for now, seat, _ in decisions)
+        if decisions:
+            now, _, action = decisions[-1]
+            assert now.apply_action(action) == state
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
 def test_the_true_deal_keeps_every_exclusion(rid: str) -> None:
     """Along a random round, the cards ruled out of a seat are never in its true hand."""
     ruleset = RULESETS[rid]
