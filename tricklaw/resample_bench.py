@@ -1,7 +1,7 @@
 """How many redeals an accepted resample costs, with and without the voids: a measurement
 of :meth:`tricklaw.openspiel.TricklawState.resample_counted`, not a timed test.
 
-    python -m tricklaw.resample_bench [--samples N] [--before-samples N]
+    python -m tricklaw.resample_bench [--samples N] [--before-samples N] [--sampler-seed S]
 
 The default position is the hard case of ``tests/test_resample.py`` (:data:`HARD_CASE`):
 Sticheln 1993 with six players and ``follow=must-follow`` (STI93-D-FOLLOW), deal seed
@@ -14,7 +14,8 @@ Prints one JSON line: the position, how many cards are hidden and ruled out, and
 ``before`` (plain rejection: redeals that ignore the voids, each replayed) and ``after``
 (redeals that keep them) the samples taken, the redeals drawn, the redeals per accepted
 sample, the milliseconds per accepted sample and the samples that failed (no deal in
-:data:`tricklaw.openspiel.RESAMPLE_ATTEMPTS` draws). Needs the ``openspiel`` extra.
+:data:`tricklaw.openspiel.RESAMPLE_ATTEMPTS` draws; their draws and time count against the
+accepted ones). Needs the ``openspiel`` extra.
 """
 
 from __future__ import annotations
@@ -59,14 +60,17 @@ def reach(position: Position) -> Any:
     return state
 
 
-def measure(state: Any, samples: int, *, rule_out: bool) -> dict[str, Any]:
-    """``samples`` resamples of ``state`` for its current player: redeals drawn in all,
-    per accepted sample, milliseconds per accepted sample, and failures."""
+def measure(state: Any, samples: int, *, rule_out: bool, seed: int = 1) -> dict[str, Any]:
+    """``samples`` resamples of ``state`` for its current player: redeals drawn in all
+    (a failed sample's included), per accepted sample, milliseconds per accepted sample
+    (the failed samples' time included), and failures. The draws come from OpenSpiel's
+    uniform sampler seeded with ``seed``, so the counts are the same on every run."""
     import pyspiel
 
+    from tricklaw.openspiel import RESAMPLE_ATTEMPTS
     from tricklaw.spec.errors import TricklawError
 
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
     player = state.current_player()
     draws = accepted = failed = 0
     start = time.perf_counter()
@@ -75,6 +79,7 @@ def measure(state: Any, samples: int, *, rule_out: bool) -> dict[str, Any]:
             _, tries = state.resample_counted(player, sampler, rule_out=rule_out)
         except TricklawError:
             failed += 1
+            draws += RESAMPLE_ATTEMPTS
             continue
         draws += tries
         accepted += 1
@@ -95,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=HARD_CASE.seed)
     parser.add_argument("--steps", type=int, default=HARD_CASE.steps)
     parser.add_argument("--samples", type=int, default=200, help="samples with the voids")
+    parser.add_argument("--sampler-seed", type=int, default=1, help="the sampler's seed")
     parser.add_argument(
         "--before-samples", type=int, default=10, help="samples by plain rejection (slow)"
     )
@@ -112,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         "player": player,
         "hidden": resample.hidden_count(state.model_state.info.deal, player, known),
         "ruled_out": {str(seat): len(cards) for seat, cards in sorted(excluded.items())},
-        "before": measure(state, args.before_samples, rule_out=False),
-        "after": measure(state, args.samples, rule_out=True),
+        "before": measure(state, args.before_samples, rule_out=False, seed=args.sampler_seed),
+        "after": measure(state, args.samples, rule_out=True, seed=args.sampler_seed),
     }
     print(json.dumps(line))
     return 0
