@@ -40,8 +40,11 @@ the player has observed.
 episode is one round, or where ``reward_model=terminal`` asks for it, and then gives every
 reward at the end (:func:`tricklaw.episodes.terminal_rewards`), so ``MCTSBot`` accepts it.
 ``resample_from_infostate`` redraws the cards a player has not seen
-(:mod:`tricklaw.resample`) and keeps a redraw on which the episode's moves replay legally
-and the player's information state is the same, for ``ISMCTSBot``.
+(:mod:`tricklaw.resample`), keeping out of each other seat's hand the cards its earlier
+actions show it did not hold (its voids, read from the model's own legality check), and
+keeps a redraw on which the episode's moves replay legally and the player's information
+state is the same, for ``ISMCTSBot``: one redraw a sample where the voids are all there is
+to it, however many a seat has shown.
 """
 
 from __future__ import annotations

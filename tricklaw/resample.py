@@ -13,11 +13,32 @@ seats' hands and the piles, position by position), so every hand and pile keeps 
 size. The earlier rounds' deals stay as they were (their cards are all played, and the
 information state keeps them); the rounds to come are dealt from a fresh seed.
 
-What a redeal does not ensure the caller checks by replaying the episode's actions on it
-(:mod:`tricklaw.openspiel` does, then compares the seat's information state): a hand
-that cannot have made an earlier play (a seat that showed void in a suit, for instance)
-makes an action illegal, and the redeal is rejected. The model keeps no explicit
-void-in-suit facts, so none are read here: the replay is the check.
+**Voids.** An earlier action of another seat can show that it did not hold a card: a
+seat that did not follow the led colour holds none of it (STI93-PLAY-2 under
+``follow=must-follow``, LH-PLAY-1/2, HUND-PLAY-1/2, LAST-PLAY-1..3). The model keeps no
+void facts, and none are written here: :func:`exclusions` asks the model itself, at each
+decision of the round (:func:`round_decisions`: the round played again from its start),
+which unknown cards would have made the action taken illegal had the seat held them
+besides the known cards of its hand then (``Ruleset.ruled_out``, one generic query through
+the ruleset's own legality check). Legality is anti-monotone in the hand in every
+built-in ruleset (a card of the led colour forbids the others; nothing a hand adds ever
+allows an action), so a card ruled out so is one the seat cannot hold in any deal that
+keeps the known cards where they lay: the exclusions are never wrong, only possibly
+incomplete (The Last's ghost playing the first legal card of its pile, for instance, shows
+something of its pile that no decision does).
+
+:func:`redeal` keeps them: it fills the hidden positions one by one, each with a card
+drawn from those that may lie there and leave the rest placeable (:func:`fill`, by
+Hall's condition for cards and places), so a deal that keeps every exclusion comes out of
+one pass. Without exclusions each arrangement is as likely as in a plain shuffle; with
+them the draw is close to uniform over the deals that keep them, not exactly so.
+
+What a redeal still does not ensure the caller checks by replaying the episode's actions
+on it (:mod:`tricklaw.openspiel` does, then compares the seat's information state), and
+rejects it: the replay stays the guard, so the sampler is correct even where the
+exclusions are incomplete, and fast where they are complete (Sticheln 1993 with six
+players, must-follow, late in a round: one redeal a sample where plain rejection needed
+thousands; ``python -m tricklaw.resample_bench``).
 
 **Choices.** A card named by another seat's hidden action (a Sticheln pick before the
 picks are revealed, STI93-SELECT-2; a card swapped in The Last, LAST-COLLECT-1) counts as
