@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -209,6 +209,40 @@ class Ruleset(ABC, Generic[X]):
         every action it replays). A ruleset may answer without listing the legal actions;
         the answer is always ``action in self.legal_actions(state)`` (tested)."""
         return action in self.legal_actions(state)
+
+    def ruled_out(
+        self, state: State[X], action: int, held: Sequence[Card], candidates: Iterable[Card]
+    ) -> frozenset[Card]:
+        """The cards of ``candidates`` that the current player of ``state`` cannot have
+        held when he took ``action`` there, if all an onlooker knows of his hand then is
+        that it held the cards ``held`` (they include the card ``action`` takes from the
+        hand, if any): each card ``c`` such that ``action`` is illegal with the hand
+        ``held`` plus ``c``. The information-set sampler (:mod:`tricklaw.resample`) reads a
+        seat's voids from it, generically, through :meth:`is_legal`.
+
+        Sound where the legality of an action is anti-monotone in the hand: adding cards to
+        a hand that holds the action's card may forbid the action, never allow it. Every
+        built-in play rule is of this kind (a card of the led colour in hand forbids the
+        others; a pick, a swap, a designation or a choice of leader is allowed whatever else
+        the hand holds), and ``tests/test_resample.py`` checks it for every ruleset on
+        random states. Then ``action`` is illegal with every hand that holds ``held`` and
+        ``c``, whatever else it holds, so no deal that keeps ``held`` in the hand can have
+        put ``c`` there. A ruleset whose legality is not anti-monotone overrides this (the
+        empty set is always sound: the sampler then relies on its replay check alone).
+        For the same reason, when ``action`` is legal even with every candidate added at
+        once, no candidate is ruled out, and one query answers for all.
+        """
+        seat = state.current
+        cards = tuple(candidates)
+
+        def legal_with(extra: tuple[Card, ...]) -> bool:
+            hand = tuple(sorted((*held, *extra)))
+            hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+            return self.is_legal(state._replace(hands=hands), action)
+
+        if not cards or legal_with(cards):
+            return frozenset()
+        return frozenset(card for card in cards if not legal_with((card,)))
 
     @abstractmethod
     def apply(self, state: State[X], action: int) -> State[X]:

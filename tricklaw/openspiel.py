@@ -40,8 +40,11 @@ the player has observed.
 episode is one round, or where ``reward_model=terminal`` asks for it, and then gives every
 reward at the end (:func:`tricklaw.episodes.terminal_rewards`), so ``MCTSBot`` accepts it.
 ``resample_from_infostate`` redraws the cards a player has not seen
-(:mod:`tricklaw.resample`) and keeps a redraw on which the episode's moves replay legally
-and the player's information state is the same, for ``ISMCTSBot``.
+(:mod:`tricklaw.resample`), keeping out of each other seat's hand the cards its earlier
+actions show it did not hold (its voids, read from the model's own legality check), and
+keeps a redraw on which the episode's moves replay legally and the player's information
+state is the same, for ``ISMCTSBot``: one redraw a sample where the voids are all there is
+to it, however many a seat has shown.
 """
 
 from __future__ import annotations
@@ -139,6 +142,11 @@ class Trail:
     """Deals given explicitly, and the seed of the rounds after them, in place of the
     deal seed of the first move (a resampled state's, see
     :meth:`TricklawState.resample_from_infostate`)."""
+    memo: dict[int, tuple[str, set[Card], dict[int, frozenset[Card]]]] = field(
+        default_factory=dict, repr=False
+    )
+    """Each player's :meth:`infostate` (computed once: ISMCTS resamples the same state at
+    every simulation)."""
 
     @staticmethod
     def start(lens: Lens, dealt: tuple[tuple[Deal, ...], int] | None = None) -> Trail:
@@ -167,6 +175,19 @@ class Trail:
         if not openings or openings[-1].slot != slot:
             openings = (*openings, Opening(slot, state))
         return Trail(self.lens, (*self.moves, move), state, openings, self.returns(), self.dealt)
+
+    def infostate(self, player: int) -> tuple[str, set[Card], dict[int, frozenset[Card]]]:
+        """What a resample for ``player`` keeps: his information state text, the cards of
+        the round he knows (:func:`tricklaw.resample.known_cards`), and the cards each
+        other seat cannot hold (:func:`tricklaw.resample.exclusions`). After the deal only."""
+        if player not in self.memo:
+            state = self.state
+            assert state is not None
+            seen = [op.state for op in self.openings if op.slot[0] == state.round_index]
+            known = resample.known_cards(state, player, seen)
+            excluded = resample.exclusions(state, player, known)
+            self.memo[player] = (info_text(self, player), known, excluded)
+        return self.memo[player]
 
     def returns(self) -> tuple[float, ...]:
         """Each player's total so far (zero before the deal)."""
@@ -367,21 +388,32 @@ class TricklawState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> TricklawState:
         """A state that ``player`` cannot tell from this one: the same moves on a deal
         redealt by :func:`tricklaw.resample.redeal` (``probability_sampler()`` draws in
-        [0, 1)), replayed through the model and kept when every action is legal and the
-        player's information state is the same; before the deal, the chance node itself.
+        [0, 1)) that keeps every other seat's voids (:func:`tricklaw.resample.exclusions`),
+        replayed through the model and kept when every action is legal and the player's
+        information state is the same; before the deal, the chance node itself.
 
         Raises TricklawError when no such deal turns up in :data:`RESAMPLE_ATTEMPTS` draws.
         """
+        sample, _ = self.resample_counted(player, probability_sampler)
+        return sample
+
+    def resample_counted(
+        self, player: int, probability_sampler: Any, *, rule_out: bool = True
+    ) -> tuple[TricklawState, int]:
+        """:meth:`resample_from_infostate`, and how many redeals it drew; with
+        ``rule_out=False`` the redeals ignore the voids (plain rejection, as before issue
+        17's resampling work: for measurement, ``python -m tricklaw.resample_bench``)."""
         trail = self.trail
         game = self.get_game()
         if trail.state is None:
-            return TricklawState(game)
-        model, own = trail.state, info_text(trail, player)
-        seen = [op.state for op in trail.openings if op.slot[0] == model.round_index]
-        known = resample.known_cards(model, player, seen)
+            return TricklawState(game), 0
+        model = trail.state
+        own, known, excluded = trail.infostate(player)
         earlier = tuple(log.deal for log in model.history)
-        for _ in range(RESAMPLE_ATTEMPTS):
-            deal = resample.redeal(model.info.deal, player, known, probability_sampler)
+        for attempt in range(1, RESAMPLE_ATTEMPTS + 1):
+            deal = resample.redeal(
+                model.info.deal, player, known, probability_sampler, excluded if rule_out else None
+            )
             seed = int(probability_sampler() * MAX_SEED)
             out = TricklawState(game)
             out.trail = Trail.start(trail.lens, ((*earlier, deal), seed))
@@ -391,7 +423,7 @@ class TricklawState(pyspiel.State):  # type: ignore[misc]
             except TricklawError:
                 continue
             if info_text(out.trail, player) == own:
-                return out
+                return out, attempt
         raise TricklawError(
             f"no deal consistent with seat {player}'s information in {RESAMPLE_ATTEMPTS} draws"
         )

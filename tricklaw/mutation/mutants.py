@@ -69,6 +69,7 @@ NOT_RULES = frozenset(
         "check_deals",
         "check_context",
         "check_trick_context",
+        "ruled_out",
         "recount_scores",
         "held_aside",
         "max_decisions",
@@ -78,7 +79,8 @@ NOT_RULES = frozenset(
 )
 """Functions that are not rules of play: presentation (why a move is illegal, what a seat
 sees), the checkers' helpers (deal checks, a trick context's input check, the recount,
-conservation, the decision bound) and typed accessors. Their mutants would test the
+conservation, the decision bound), the information-set sampler's reading of voids
+(``ruled_out``) and typed accessors. Their mutants would test the
 checks, not the rules."""
 
 
