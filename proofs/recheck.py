@@ -43,8 +43,9 @@ the background: on the Sticheln 6-player ``zero-lead=first-nonzero`` tree (12,45
 checks, where the lead colour is a nested ``ite`` in every condition) the first 1,500
 checks took 43.5 s with it and 5.8 s without; the whole tree 109 s without, and with
 it unfinished after 14 CPU-minutes (its CI shard took 700 s; measured 2026-11-27 on the
-loaded 2-core VM). A large Hund 5-player tree: 30.6 s with, 18.7 s without. The option changes how long cvc5 takes, not what it answers: every
-answer is still compared with Z3's."""
+loaded 2-core VM). A large Hund 5-player tree: 30.6 s with, 18.7 s without. The option
+changes how long cvc5 takes, not what it answers: every answer is still compared with
+Z3's."""
 
 
 class ShapeError(ValueError):
