@@ -211,30 +211,60 @@ then rewrites the formula; a false alarm only costs that time)."""
 _TOKEN = re.compile(r"\(|\)|\|[^|]*\||[^\s()|]+")
 
 
-def needs_rewrite(text: str) -> bool:
-    """Whether Z3's ``text`` of a formula has a Z3-only construct (:data:`Z3_ONLY`), or an
-    ``and``/``or``/``+``/``*`` with fewer than two arguments (a scan of its tokens)."""
-    if Z3_ONLY.search(text):
-        return True
-    stack: list[list[Any]] = []
+def restated(text: str) -> str:
+    """Z3's ``text`` of a formula with each ``and``/``or``/``+``/``*`` of fewer than two
+    arguments restated as SMT-LIB has it (one argument: that argument; none: the unit,
+    ``true``, ``false``, ``0`` or ``1``), and a bare ``and``/``or`` (Z3's text of a nullary
+    one) as ``true``/``false``: the same formula, which a second solver reads. ``text``
+    itself when there is nothing to restate.
+
+    A scan of the text's tokens, not a walk of the formula: Z3's Python API costs about
+    0.4 ms a node, and the largest formulas (a proof's whole encoding, shared by its
+    thousands of branches) have hundreds of thousands; the scan takes about a microsecond a
+    token. Quoted symbols (``|...|``) are single tokens, so a name is never mistaken for
+    an operator. A formula with a Z3-only construct (:data:`Z3_ONLY`) goes through
+    :class:`Standardiser` instead, which also restates these."""
+    out: list[str] = []
+    frames: list[list[Any]] = []  # [operator, arguments, index in out of "(", of 1st arg]
+    end = 0
+    changed = False
     for match in _TOKEN.finditer(text):
         token = match.group()
+        out.append(text[end : match.start()])
+        end = match.end()
         if token == "(":
-            if stack:
-                stack[-1][1] += 1
-            stack.append([None, 0])
+            if frames:
+                frames[-1][1] += 1
+            frames.append([None, 0, len(out), 0])
+            out.append(token)
         elif token == ")":
-            op, args = stack.pop()
+            op, args, start, first = frames.pop()
             if op in _VARIADIC and args < 2:
-                return True
-        elif stack and stack[-1][0] is None and stack[-1][1] == 0:
-            stack[-1][0] = token
+                argument = "".join(out[first:]).strip() if args else _UNIT_TEXT[op]
+                del out[start:]
+                out.append(argument)
+                changed = True
+            else:
+                out.append(token)
+        elif frames and frames[-1][0] is None and frames[-1][1] == 0:
+            frames[-1][0] = token
+            out.append(token)
+            frames[-1][3] = len(out)
         else:
             if token in ("and", "or"):
-                return True
-            if stack:
-                stack[-1][1] += 1
-    return False
+                token = _UNIT_TEXT[token]
+                changed = True
+            if frames:
+                frames[-1][1] += 1
+            out.append(token)
+    if not changed:
+        return text
+    out.append(text[end:])
+    return "".join(out)
+
+
+_UNIT_TEXT = {"and": "true", "or": "false", "+": "0", "*": "1"}
+"""What SMT-LIB writes for each of :data:`_VARIADIC` applied to nothing."""
 
 
 _VARIADIC = frozenset({"and", "or", "+", "*"})
@@ -257,11 +287,11 @@ def script(
             texts.append(cache[formula.get_id()][1])
             continue
         text = formula.sexpr()
-        if needs_rewrite(text):
+        if Z3_ONLY.search(text):
             standard = rewrite(formula)
             text = standard.sexpr() if not standard.eq(formula) else text
         else:
-            standard = formula
+            standard, text = formula, restated(text)
             if cache is not None:
                 cache[formula.get_id()] = (formula, text)
         formulas.append(standard)
@@ -321,11 +351,12 @@ def tree_script(
     for f in formulas:
         if f.get_id() not in texts:
             texts[f.get_id()] = f.sexpr()
-    for key, text in texts.items():
-        if needs_rewrite(text):  # a nullary or unary and/or/+ is restated
+    for key, printed_text in texts.items():
+        text = printed_text
+        if Z3_ONLY.search(text):  # a pseudo-boolean is restated (a set would fail below)
             f = next(g for g in formulas if g.get_id() == key)
-            texts[key] = rewrite(f).sexpr()
-        texts[key] = one_line(texts[key])
+            text = rewrite(f).sexpr()
+        texts[key] = one_line(restated(text))
     if rewrite.definitions:
         raise ValueError("a Z3-only construct that needs a definition, in a tree script")
     lines = [f"; {c}" for c in comments]
@@ -369,24 +400,22 @@ _TOP = re.compile(r"\x00([^\x00]*)")
 
 def _top_level(text: str) -> str:
     """``text`` with a NUL before each top-level s-expression (quoted symbols and
-    comments respected), for :data:`_TOP` to split."""
-    out, depth, quoted, comment = [], 0, False, False
-    for ch in text:
-        if comment:
-            comment = ch != "\n"
-        elif quoted:
-            quoted = ch != "|"
-        elif ch == "|":
-            quoted = True
-        elif ch == ";":
-            comment = True
+    comments respected, comments dropped), for :data:`_TOP` to split."""
+    out, depth = [], 0
+    for match in _SCAN.finditer(text):
+        token = match.group()
+        if token[0] == ";":
             continue
-        elif ch == "(":
+        if token == "(":
             if depth == 0:
                 out.append("\x00")
             depth += 1
-        elif ch == ")":
+        elif token == ")":
             depth -= 1
-        if not comment:
-            out.append(ch)
+        out.append(token)
     return "".join(out)
+
+
+_SCAN = re.compile(r"\|[^|]*\|?|;[^\n]*|[()]|[^()|;]+")
+"""The pieces of a script :func:`_top_level` tells apart: a quoted symbol, a comment (to
+the line's end), a parenthesis, and any run of other characters."""
