@@ -50,8 +50,11 @@ class Recorder:
     _texts: dict[int, tuple[z3.ExprRef, str]] = field(default_factory=dict)
     context: z3.Context = field(default_factory=z3.Context)
     """The recorder's own Z3 context: every formula is translated into it before it is
-    written, so that recording creates no term in the context the proofs run in (and
-    cannot change what Z3 answers there)."""
+    written, so that recording creates no term in the context the proofs run in. Z3's
+    answers there stay the same; its incidental choices need not (which model of a
+    satisfiable query, which unsat core): they depend on the process's memory, which
+    recording changes. Cores are made canonical (``minimal_core``); a model shown as a
+    witness may differ with and without ``--smt2`` (seen on Hund's order-type rows)."""
 
     def translated(self, formulas: Sequence[z3.BoolRef]) -> list[z3.BoolRef]:
         """``formulas`` in :attr:`context`."""
