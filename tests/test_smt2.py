@@ -212,6 +212,25 @@ def test_z3_only_constructs_are_written_in_standard_smt_lib() -> None:
         assert cvc5_run(text)[0] == expected, text
 
 
+def test_unary_and_nullary_operators_are_restated_on_the_text() -> None:
+    """The restatement works on Z3's text: one argument is the argument, none the unit, a
+    quoted symbol is never an operator, a let's body is restated and its bindings kept;
+    a text with nothing to restate comes back as it is."""
+    cases = {
+        "(and x)": "x",
+        "(and (or false (and a b)))": "(or false (and a b))",
+        "(=> a (or))": "(=> a false)",
+        "(=> a or)": "(=> a false)",
+        "(* 2 (+ (ite a 1 0)))": "(* 2 (ite a 1 0))",
+        "(let ((a!1 (and p q))) (or a!1))": "(let ((a!1 (and p q))) a!1)",
+        "(and |and x| (or |y|))": "(and |and x| |y|)",
+    }
+    for text, expected in cases.items():
+        assert smt2.restated(text) == expected, text
+    kept = "(and p\n     (or q r))"
+    assert smt2.restated(kept) is kept
+
+
 def test_exactly_one_is_written_as_a_sum_of_ite() -> None:
     flags = z3.Bools("p q r")
     text = _query([("ONE", exactly_one(flags))], "sat")
