@@ -303,6 +303,16 @@ class Ruleset(ABC, Generic[X]):
         with it). A ruleset that cannot score from piles alone keeps this refusal."""
         raise SpecError(f"{self.id} cannot score a round from the piles alone")
 
+    def told_round(
+        self, game: Game, log: RoundLog
+    ) -> tuple[list[tuple[Card, ...]], dict[str, str]] | None:
+        """A finished round as a table tells it to :meth:`score_piles`: each seat's pile
+        (the cards it ended the round with) and the :attr:`score_context`, read from the
+        round's ``log`` alone; ``None`` for a ruleset that cannot score from piles (the
+        default). verify's self-check holds :meth:`score_piles` of it to the round's
+        scores, so the told-round scoring is checked against the played one."""
+        return None
+
     @abstractmethod
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """Whether the game ends after ``rounds_played`` rounds with ``totals``."""

@@ -172,6 +172,39 @@ def test_a_self_check_game_that_never_ends_fails_instead_of_hanging(registered: 
     assert self_check(tiny.Tiny(), 2).status == "pass"
 
 
+SELF_CHECK_ROW = """
+import json
+from tricklaw.model import get_ruleset
+from tricklaw.verify.checks import self_check
+row = self_check(get_ruleset({ruleset!r}), {players})
+print(json.dumps([row.status, row.detail]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "file", "was", "now"),
+    [
+        ("hund", "model/rulesets/hund/ruleset.py", "self.palette)[2])", "self.palette)[1])"),
+        ("sticheln", "model/rulesets/sticheln.py", "len(picked) != len(piles)",
+         "len(picked) == len(piles)"),
+        ("lowhigh", "model/rulesets/lowhigh.py", "(score(pile) for pile in piles)",
+         "(score(pile[1:]) for pile in piles)"),
+    ],
+    ids=["hund-powers-index", "sticheln-length-check", "lowhigh-pile"],
+)
+def test_a_bug_in_scoring_a_told_round_fails_the_self_check(
+    tmp_path: Path, ruleset: str, file: str, was: str, now: str
+) -> None:
+    """``score_piles`` (a round told from its piles: the players' page) is held to the
+    played score by verify's self-check (``Ruleset.told_round``); it was reached by no
+    obligation and no fingerprint input (4 mutants). The unpatched row passes."""
+    script = SELF_CHECK_ROW.format(ruleset=ruleset, players=4)
+    assert run_planted(tmp_path, script)[0] == "pass"
+    status, detail = run_patched(tmp_path, file, was, now, script)
+    assert status == "fail", detail
+    assert "told from its piles" in detail or "name each player's picked card" in detail
+
+
 # --- the harness's judgement of a run ------------------------------------------------
 
 REMOTE = '''concurrent.futures.process._RemoteTraceback:

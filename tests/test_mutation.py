@@ -216,7 +216,7 @@ def test_the_fingerprint_reads_each_sub_option_where_it_acts() -> None:
 def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -> None:
     """Hund's tricks need a context (the powers, the designation): the fingerprint draws
     one per trick as the trick vectors do, so the judge in context is behaviour; a game's
-    record comes with each round recounted from its log."""
+    record comes with each round recounted from its log and scored as a table tells it."""
     hund = RULESETS["hund"]
     game = hund.make_game(4)
     tricks = list(behaviour._tricks(game, random.Random(1), "hund 4p"))
@@ -226,8 +226,10 @@ def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -
     assert again == tricks  # seeded
     lowhigh = RULESETS["lowhigh"].make_game(3)
     assert all(" in None" in k for k, _ in behaviour._tricks(lowhigh, random.Random(1), "x"))
-    trace, record, recounts = behaviour._game(game, 1)
-    assert trace and [list(r) for r in recounts] == [r["scores"] for r in record["rounds"]]
+    trace, record, recounts, told = behaviour._game(game, 1)
+    scores = [r["scores"] for r in record["rounds"]]
+    assert trace and [list(r) for r in recounts] == scores
+    assert [list(r) for r in told] == scores  # the round told from its piles (score_piles)
 
 
 @pytest.mark.slow

@@ -262,6 +262,12 @@ class LowHigh(Ruleset[None]):
         """:func:`score` of each seat's cards (LH-SCORE-1)."""
         return tuple(score(pile) for pile in piles)
 
+    def told_round(
+        self, game: Game, log: RoundLog
+    ) -> tuple[list[tuple[Card, ...]], dict[str, str]]:
+        """Each seat's captured cards (the log's trick results); no context."""
+        return [tuple(t) for t in log.taken(game.seats)], {}
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of the cards the log's trick results hand each seat."""
         taken = log.taken(game.seats)

@@ -407,6 +407,14 @@ class Sticheln(Ruleset[Selection]):
             )
         return tuple(score(p, pile) for p, pile in zip(picked, piles, strict=True))
 
+    def told_round(
+        self, game: Game, log: RoundLog
+    ) -> tuple[list[tuple[Card, ...]], dict[str, str]]:
+        """Each seat's taken cards (the log's trick results) and each player's picked card
+        (the log's facts)."""
+        picked = ",".join(dict(log.facts)["picked"])
+        return [tuple(t) for t in log.taken(game.seats)], {"picked": picked}
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`score` of each seat's picked card (from the log's facts) and the cards
         its won tricks hold (from the log's trick results)."""

@@ -12,7 +12,10 @@ digest of everything the model answers for it:
   winners), and each finished round's score recounted from its log alone
   (:meth:`Ruleset.recount_scores`: the second count that verify's self-check and the
   vectors hold the model to, so that a bug in a rule function only the recount calls,
-  such as The Last's ``face_down``, is a behaviour, not an equivalent mutant);
+  such as The Last's ``face_down``, is a behaviour, not an equivalent mutant), and
+  scored again as a table tells it (:meth:`Ruleset.told_round` to
+  :meth:`Ruleset.score_piles`, the page's scoring, which verify's self-check also holds
+  to the played score);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
   from the whole deck and from narrow pools of one or two values, where ties are likely),
   for games with no automatic seats: :meth:`Ruleset.judge_trick`, in a seeded trick
@@ -52,7 +55,7 @@ from tricklaw.model.record import to_record
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
-from tricklaw.model.state import Game
+from tricklaw.model.state import Game, RoundLog
 from tricklaw.spec.errors import OptionError
 from tricklaw.vectors.profiles import profile_of
 
@@ -116,6 +119,13 @@ def _answer(fn: Any, *args: Any) -> Any:
         return f"raised {type(exc).__name__}"
 
 
+def _told_score(game: Game, log: RoundLog) -> tuple[int, ...] | None:
+    """The round's score told from its piles (:meth:`Ruleset.told_round`,
+    :meth:`Ruleset.score_piles`); None for a ruleset that cannot score from piles."""
+    told = game.ruleset.told_round(game, log)
+    return None if told is None else game.ruleset.score_piles(game, *told)
+
+
 def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
     """The actions :meth:`Ruleset.is_legal` accepts (the check a log's or an engine's
     action meets) among the legal ones and a play of each card of the current hand."""
@@ -132,7 +142,8 @@ def _game(game: Game, seed: int) -> Any:
                 legal = game.ruleset.legal_actions(state)
                 trace.append((state.current, list(legal), _accepted(game, state, legal)))
         recounts = [_answer(game.ruleset.recount_scores, game, log) for log in state.history]
-        return [trace, to_record(state, seed), recounts]
+        told = [_answer(_told_score, game, log) for log in state.history]
+        return [trace, to_record(state, seed), recounts, told]
     except Exception as exc:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
 

@@ -229,7 +229,7 @@ def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
 def self_check(ruleset: Ruleset[Any], players: int) -> Result:
     def run() -> tuple[bool, str]:
         game = ruleset.make_game(players)
-        rounds = 0
+        rounds = told_rounds = 0
         for seed in SELF_CHECK_SEEDS:
             state = walk_random_game(game, seed)
             record = to_record(state)
@@ -241,8 +241,19 @@ def self_check(ruleset: Ruleset[Any], players: int) -> Result:
             for log in state.history:
                 if log.scores != ruleset.recount_scores(game, log):
                     return False, f"seed {seed}, round {log.index + 1}: scores differ from recount"
+                told = ruleset.told_round(game, log)
+                if told is not None and ruleset.score_piles(game, *told) != log.scores:
+                    return False, (
+                        f"seed {seed}, round {log.index + 1}: the round told from its piles "
+                        f"scores {list(ruleset.score_piles(game, *told))}, played "
+                        f"{list(log.scores)}"
+                    )
+                told_rounds += told is not None
             rounds += len(state.history)
-        return True, f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds"
+        return True, (
+            f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds ({told_rounds} told from their "
+            "piles and scored again)"
+        )
 
     status, secs, detail = _timed(run)
     return Result("self-check", ruleset.id, str(players), "default", status, secs, (), detail)

@@ -437,6 +437,14 @@ class Hund(Ruleset[Powers]):
         holders = list(read_context({"powers": context.get("powers", "")}, self.palette)[2])
         return round_score(piles, holders, rules_of(game), self._virtual(game))
 
+    def told_round(
+        self, game: Game, log: RoundLog
+    ) -> tuple[list[tuple[Card, ...]], dict[str, str]]:
+        """Each seat's taken cards (the log's trick results) and the powers held at the
+        round's end, in power order (the log's facts)."""
+        powers = ",".join(dict(log.facts)["powers"])
+        return [tuple(t) for t in log.taken(game.seats)], {"powers": powers}
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the cards the log's trick
         results hand each seat, with the powers as the log's facts record them."""

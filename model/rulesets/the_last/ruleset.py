@@ -390,6 +390,14 @@ class TheLast(Ruleset[Table]):
         counted (LAST-GHOST-6)."""
         return _scores(game, [tuple(pile) for pile in piles])
 
+    def told_round(
+        self, game: Game, log: RoundLog
+    ) -> tuple[list[tuple[Card, ...]], dict[str, str]]:
+        """Each seat's face-down cards
+        (:func:`~tricklaw.model.rulesets.the_last.rules.face_down`); no context."""
+        down, _ = face_down(game, log)
+        return [tuple(cards) for cards in down], {}
+
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """Penalties recounted from the log
         (:func:`~tricklaw.model.rulesets.the_last.rules.face_down`)."""
