@@ -14,12 +14,15 @@ In the fast tier Hypothesis tries fewer examples (the ``fast`` profile); the ful
 tries the full number, so nothing is checked less often in CI.
 """
 
+import contextlib
 import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -73,37 +76,102 @@ class VerifyRun(NamedTuple):
     smt2: Path
 
 
-@pytest.fixture(scope="session")
-def verify_run(tricklaw_script: str, tmp_path_factory: pytest.TempPathFactory) -> VerifyRun:
-    """The README's main job, ``tricklaw verify``, run once for the whole suite, whatever
-    the number of pytest-xdist workers: the first worker to ask runs it under a file lock
-    in the session's shared temporary folder (both cores: verify's own ``--jobs``) while
-    the other waits; both then read its files. (An ``xdist_group`` would tie its readers to
-    one worker; this lets tests/test_verify_report.py and tests/test_smt2.py's cvc5
-    re-check run on both.) ``--smt2`` records every query for that re-check; the results
-    do not depend on recording (tests/test_smt2.py). ``fcntl``: the suite runs on POSIX."""
+VERIFY_LIMIT = 2400.0
+"""Seconds the suite's verify run may take before it is stopped (and its readers fail)."""
+
+VERIFY_WRAPPER = """
+import json, os, subprocess, sys
+script, folder, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+command = [script, "verify", "--json", folder + "/report.json", "--smt2", folder + "/smt2"]
+try:
+    proc = subprocess.run(command, capture_output=True, text=True, check=False, timeout=limit)
+    done = {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
+except subprocess.TimeoutExpired:
+    done = {"returncode": -1, "stdout": "", "stderr": f"verify ran over {limit} s"}
+with open(folder + "/process.json.part", "w", encoding="utf-8") as fh:
+    json.dump(done, fh)
+os.replace(folder + "/process.json.part", folder + "/process.json")
+"""
+"""The background run: ``tricklaw verify --json --smt2`` into ``folder``, then its exit
+status and output as ``process.json`` (written whole, then renamed: a reader never sees
+half of it)."""
+
+_LAUNCHED: list[subprocess.Popen[bytes]] = []
+"""The verify run this process started, if it did (see :func:`pytest_sessionfinish`)."""
+
+
+def _uses_verify(item: pytest.Item) -> bool:
+    return "verify_run" in getattr(item, "fixturenames", ())
+
+
+def _shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's temporary folder shared by every pytest-xdist worker."""
     temp = tmp_path_factory.getbasetemp()
-    shared = temp.parent if "PYTEST_XDIST_WORKER" in os.environ else temp
+    return temp.parent if "PYTEST_XDIST_WORKER" in os.environ else temp
+
+
+def _start_verify(tricklaw_script: str, shared: Path) -> Path:
+    """Start the suite's one verify run in the background unless a worker already has
+    (a file lock in the shared folder decides); its folder."""
     folder = shared / "verify-run"
     with (shared / "verify-run.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (folder / "process.json").exists():
+        if not (folder / "started").exists():
             folder.mkdir(exist_ok=True)
-            json_out, smt2_out = str(folder / "report.json"), str(folder / "smt2")
-            proc = subprocess.run(
-                [tricklaw_script, "verify", "--json", json_out, "--smt2", smt2_out],
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=2400,
+            wrapper = [sys.executable, "-c", VERIFY_WRAPPER, tricklaw_script, str(folder)]
+            _LAUNCHED.append(
+                subprocess.Popen(
+                    [*wrapper, str(VERIFY_LIMIT)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
             )
-            done = {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}
-            (folder / "process.json").write_text(json.dumps(done), encoding="utf-8")
+            (folder / "started").write_text(str(time.time()), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _verify_in_background(
+    request: pytest.FixtureRequest, tricklaw_script: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Start verify at a worker's first test when any collected test reads it: it then
+    runs beside the other tests (its readers run last: :func:`pytest_collection_modifyitems`)
+    instead of holding a worker idle on its lock."""
+    if any(_uses_verify(item) for item in request.session.items):
+        _start_verify(tricklaw_script, _shared(tmp_path_factory))
+
+
+@pytest.fixture(scope="session")
+def verify_run(tricklaw_script: str, tmp_path_factory: pytest.TempPathFactory) -> VerifyRun:
+    """The README's main job, ``tricklaw verify``, run once for the whole suite, whatever
+    the number of pytest-xdist workers: started in the background at the session's start
+    (:func:`_verify_in_background`; both cores: verify's own ``--jobs``), and read by
+    every worker once it has finished. (An ``xdist_group`` would tie its readers to one
+    worker; this lets tests/test_verify_report.py and tests/test_smt2.py's cvc5 re-check
+    run on both.) ``--smt2`` records every query for that re-check; the results do not
+    depend on recording (tests/test_smt2.py). ``fcntl``: the suite runs on POSIX."""
+    folder = _start_verify(tricklaw_script, _shared(tmp_path_factory))
+    started = float((folder / "started").read_text(encoding="utf-8"))
+    while not (folder / "process.json").exists():
+        assert time.time() - started < VERIFY_LIMIT + 60, "the background verify never ended"
+        time.sleep(1)
     done = json.loads((folder / "process.json").read_text(encoding="utf-8"))
     proc = subprocess.CompletedProcess(["tricklaw", "verify"], **done)
     path = folder / "report.json"
     report = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
     return VerifyRun(proc, report, folder / "smt2")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A process that started verify waits for it at its end (another worker's readers
+    may still need it), unless the run was interrupted or stopped early, when verify is
+    stopped."""
+    for proc in _LAUNCHED:
+        if exitstatus == pytest.ExitCode.INTERRUPTED or session.shouldstop:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
 
 
 def minutes(item: pytest.Item) -> float:
@@ -115,10 +183,13 @@ def minutes(item: pytest.Item) -> float:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The longest tests first, so that the two workers of pytest-xdist end together (the
-    longest-first rule: a ten-minute test started last would run on alone); the order is
-    otherwise kept, and every worker computes the same order. Then skip the mutation tier
+    longest-first rule: a ten-minute test started last would run on alone), except that
+    the readers of the background verify run (``verify_run``) come after every other
+    test, so that verify runs beside them; the order is otherwise kept, and every worker
+    computes the same order. Then skip the mutation tier
     unless ``TRICKLAW_MUTATION=1`` asks for it (the skip says so)."""
-    items.sort(key=lambda item: -minutes(item))  # stable: ties keep the collection order
+    # stable: ties keep the collection order
+    items.sort(key=lambda item: (_uses_verify(item), -minutes(item)))
     if os.environ.get("TRICKLAW_MUTATION") == "1":
         return
     skip = pytest.mark.skip(reason="the mutation tier: set TRICKLAW_MUTATION=1 to run it")
