@@ -71,7 +71,16 @@ def evaluate(t: Term, env: dict[str, int]) -> Any:
     return _ARITH[op](*[evaluate(a, env) for a in t[1:]])
 
 
-_Z3_CACHE: dict[Term, Any] = {}
+class _Z3Cache(dict[Term, Any]):
+    """Terms to their Z3 expressions, with a repr that only counts them: Sphinx's autodoc
+    takes the repr of every module member it considers, and the repr of the thousands of
+    Z3 terms the docs' own proofs leave here took minutes of the docs build."""
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} terms cached as Z3 expressions>"
+
+
+_Z3_CACHE = _Z3Cache()
 _CACHE_CONTEXT: list[z3.Context] = []
 """The Z3 context the cache's expressions belong to (verify runs each unit in a fresh
 one: the cache is emptied when the context changes)."""

@@ -132,3 +132,14 @@ def test_a_filter_forks_once_not_once_per_card() -> None:
 
     found = symbolic.Explorer(domain, [*names, "lead"]).explore(run)
     assert len(found.paths) == 2 and not found.uncovered  # plain Python: 2**12 and more
+
+
+def test_the_z3_term_cache_has_a_short_repr() -> None:
+    """Sphinx's autodoc takes the repr of every module member it considers; the repr of
+    the cache of Z3 terms the docs' proofs fill took minutes of the docs build."""
+    from tricklaw.proofs import symbolic_terms
+
+    for k in range(2_000):
+        assert str(symbolic_terms.to_z3(make("+", ("v", f"x{k}"), const(k))))  # now cached
+    assert len(symbolic_terms._Z3_CACHE) >= 2_000
+    assert len(repr(symbolic_terms._Z3_CACHE)) < 80
