@@ -4,9 +4,12 @@
 card conservation (hands, the trick, the taken piles, the cards set aside and
 the ruleset's other holdings together are exactly the round's deal, each card
 once), that every hand is in canonical card order (the order in which the legality
-proofs take hands), seat and phase sanity, and that the totals are the sum of the round
-scores. Tests run it after every action of random and stateful games; the ``verify``
-command runs it on sampled games.
+proofs take hands), seat and phase sanity, that the totals are the sum of the round
+scores, and that the log checker's quick legality question
+(:meth:`~tricklaw.model.ruleset.Ruleset.is_legal`) answers as
+:meth:`~tricklaw.model.ruleset.Ruleset.legal_actions` does, for every legal action and a
+play of every card of the round's deal. Tests run it after every action of random and
+stateful games; the ``verify`` command runs it on sampled games (``self-check``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tricklaw.model import actions
+from tricklaw.model.cards import Card
 from tricklaw.model.state import Phase, State
 
 
@@ -56,7 +61,27 @@ def violations(state: State[Any]) -> list[str]:
         problems.append(f"seat {state.current} is to act but has no legal action")
     if len(state.trick) >= game.seats:
         problems.append("the trick holds a card from every player but was not closed")
+    problems.extend(_legality_disagreements(state, dealt))
     totals = [sum(log.scores[s] for log in state.history) for s in range(game.seats)]
     if totals != list(state.returns()):
         problems.append(f"totals {list(state.returns())} are not the sum of round scores {totals}")
     return problems
+
+
+def _legality_disagreements(state: State[Any], dealt: Counter[Card]) -> list[str]:
+    """Where :meth:`~tricklaw.model.ruleset.Ruleset.is_legal` (which a ruleset may answer
+    without listing the actions) disagrees with
+    :meth:`~tricklaw.model.ruleset.Ruleset.legal_actions`: asked of every legal action
+    and of a play of every card dealt this round (the current hand's, and cards the player
+    does not hold, which no play rule allows)."""
+    if state.phase is Phase.OVER or not 0 <= state.current < state.game.seats:
+        return []
+    ruleset = state.game.ruleset
+    legal = set(ruleset.legal_actions(state))
+    candidates = sorted(legal | {actions.play(card) for card in dealt})
+    return [
+        f"seat {state.current}: is_legal says {state.action_to_string(a)} is "
+        + ("illegal, but it is a legal action" if a in legal else "legal, but it is not")
+        for a in candidates
+        if ruleset.is_legal(state, a) != (a in legal)
+    ]

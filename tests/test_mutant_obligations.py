@@ -205,6 +205,30 @@ def test_a_bug_in_scoring_a_told_round_fails_the_self_check(
     assert "told from its piles" in detail or "name each player's picked card" in detail
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "file", "was", "now"),
+    [
+        ("the-last", "model/rulesets/the_last/ruleset.py", "is Phase.CHOOSE:  # KEEP",
+         "is not Phase.CHOOSE:  # KEEP"),
+        ("hund", "model/rulesets/hund/ruleset.py", "return action in hand and (not trick",
+         "return action in hand or (not trick"),
+    ],
+    ids=["the-last-phase", "hund-follow"],
+)
+def test_a_bug_in_the_quick_legality_question_fails_the_self_check(
+    tmp_path: Path, ruleset: str, file: str, was: str, now: str
+) -> None:
+    """``Ruleset.is_legal`` (the log checker's question, answered without listing the
+    actions) is held to ``legal_actions`` by the model's invariants, which verify's
+    self-check runs after every action; a bug in it was caught only by the published
+    vectors. The unpatched row passes."""
+    script = SELF_CHECK_ROW.format(ruleset=ruleset, players=3)
+    assert run_planted(tmp_path, script)[0] == "pass"
+    status, detail = run_patched(tmp_path, file, was, now, script)
+    assert status == "fail", detail
+    assert "is_legal says" in detail
+
+
 # --- the harness's judgement of a run ------------------------------------------------
 
 REMOTE = '''concurrent.futures.process._RemoteTraceback:
