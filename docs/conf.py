@@ -44,6 +44,11 @@ html_static_path = ["_static"]
 html_show_sourcelink = False
 
 autodoc_member_order = "bysource"
+# The API page's sidebar lists its 232 modules, not also their 2,182 members: furo copies
+# the whole table of contents for every page's navigation, and the members made that
+# copy a third of the build (docs build 333 -> 195 CPU-seconds with the short-name index
+# of tricklaw_docs.docstrings, measured side by side in one run).
+toc_object_entries = False
 autodoc_typehints = "signature"
 autodoc_default_options = {"show-inheritance": True}
 

@@ -48,6 +48,25 @@ def link_docstring_ids(  # noqa: PLR0917 (Sphinx autodoc-process-docstring signa
         lines[i] = "``".join(parts)
 
 
+_INDEX: dict[str, Any] = {}
+
+
+def _by_last_name(objects: dict[str, Any]) -> dict[str, list[str]]:
+    """The project's documented objects (``tricklaw.*``) by the last part of their name,
+    made once per set of objects: every reference the domain could not resolve asks
+    (thousands of short names in signatures), and a scan of every object each time
+    took about a tenth of the docs build."""
+    key = (id(objects), len(objects))
+    if _INDEX.get("key") != key:
+        index: dict[str, list[str]] = {}
+        for name in objects:
+            if name.startswith("tricklaw."):
+                index.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+        _INDEX.update(key=key, index=index)
+    found: dict[str, list[str]] = _INDEX["index"]
+    return found
+
+
 def resolve_short_py_names(app: Sphinx, env: Any, node: Any, contnode: nodes.Node) -> Any:
     """Resolve a Python reference that names an object by a short or re-exported name
     (``Game`` for ``tricklaw.model.state.Game``) when exactly one documented object of this
@@ -59,9 +78,8 @@ def resolve_short_py_names(app: Sphinx, env: Any, node: Any, contnode: nodes.Nod
     tail = target.rsplit(".", 1)[-1]
     candidates = [
         name
-        for name in domain.objects
-        if name.startswith("tricklaw.")
-        and (
+        for name in _by_last_name(domain.objects).get(tail, ())
+        if (
             name.endswith("." + target)
             or (
                 name.rsplit(".", 1)[-1] == tail
