@@ -220,33 +220,58 @@ def minimal_core(
     named: Sequence[tuple[str, z3.BoolRef]], core: set[str], timeout_ms: int
 ) -> set[str]:
     """The unsat core of the unsatisfiable ``named`` assertions that depends on nothing but
-    their meaning and order: deletion from the whole set, last assertion first (each is
-    dropped when the rest stay unsatisfiable), so every assertion of the result is
-    needed, and of the ways to a contradiction the one of the earliest assertions is
-    kept (the first illegal play of a worked example, say). Z3's own ``core`` (labels)
-    only saves checks: an assertion outside it is dropped without a check while the set
-    still holds that whole core (then the rest are unsatisfiable whatever the dropped
-    ones say), which is exactly what the check would answer. An assertion whose check
-    does not answer in time is kept.
+    their meaning and order: the core that deletion from the whole set, last assertion
+    first, keeps (each assertion is dropped when the rest stay unsatisfiable), so every
+    assertion of the result is needed, and of the ways to a contradiction the one of the
+    earliest assertions is kept (the first illegal play of a worked example, say).
+
+    The same core, found with fewer checks: the last assertion deletion keeps is the
+    first ``a_j`` at which the prefix ``a_0 .. a_j`` is unsatisfiable (every later one is
+    dropped, and ``a_j`` is not); the next is the first at which the prefix with ``a_j``
+    is, and so on until the kept ones alone are unsatisfiable. Each is found by bisection
+    over the prefixes, and every core Z3 returns on the way (which lies within the set it
+    was asked about) ends the search range at its last prefix assertion, since that
+    shorter prefix is unsatisfiable too. Z3's cores only narrow the search; the result
+    is what the deletion answers (tested against it). The checks are more, but of
+    shorter prefixes, which Z3 answers much faster: Hund's 5-player colour-renaming
+    symmetry (61 cores of 18 assertions) took 776 checks in 45.9 s by deletion and takes
+    1,531 checks in 31.0 s here. A check that does not answer in time counts as
+    satisfiable, so its assertion is kept, as deletion keeps one.
 
     Z3's cores are not minimal, and which one it returns depends on incidental state (the
     terms made before, and even memory touched in other contexts: writing a query as
     SMT-LIB text changed one core of verify); this one is the same in every run."""
-    kept = [label for label, _ in named]
-    hint = set(core)
-    solver = z3.Solver()  # one solver: each assertion guarded, the rest checked by assumptions
+    labels = [label for label, _ in named]
+    solver = z3.Solver()  # one solver: each assertion guarded, subsets checked by assumptions
     solver.set("timeout", timeout_ms)
-    guard = {label: z3.Bool(f"core!{label}") for label, _ in named}
-    solver.add(*[z3.Implies(guard[label], f) for label, f in named])
-    for label, _ in reversed(named):
-        rest = [x for x in kept if x != label]
-        if label not in hint and hint <= set(rest):
-            kept = rest
-            continue
-        if solver.check(*[guard[x] for x in rest]) == z3.unsat:
-            kept = rest
-            hint = {str(b).removeprefix("core!") for b in solver.unsat_core()}  # part of rest
-    return set(kept)
+    guards = [z3.Bool(f"core!{label}") for label in labels]
+    solver.add(*[z3.Implies(g, f) for g, (_, f) in zip(guards, named, strict=True)])
+    position = {str(g): i for i, g in enumerate(guards)}
+    kept: list[int] = []
+
+    def prefix_bound(j: int) -> int | None:
+        """None if the kept assertions with the prefix up to ``j`` are satisfiable (or
+        undecided); else the last prefix position of a core of them (-1: none)."""
+        if solver.check(*[guards[i] for i in kept], *guards[: j + 1]) != z3.unsat:
+            return None
+        found = (position[str(g)] for g in solver.unsat_core())
+        return max((i for i in found if i <= j), default=-1)
+
+    high = max((i for i, label in enumerate(labels) if label in core), default=len(labels) - 1)
+    while high >= 0:
+        low = -1  # the first unsatisfiable prefix lies in low..high; high's is unsatisfiable
+        while low < high:
+            middle = (low + high) // 2
+            bound = prefix_bound(middle)
+            if bound is None:
+                low = middle + 1
+            else:
+                high = bound
+        if high < 0:
+            break  # the kept assertions alone are unsatisfiable
+        kept.append(high)
+        high -= 1
+    return {labels[i] for i in kept}
 
 
 def optimum(

@@ -5,8 +5,11 @@ incidental solver state)."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tricklaw.proofs.solver import PROVED, Tracked, check, minimal_core
 
@@ -54,3 +57,44 @@ def test_check_reports_the_minimal_core_in_the_order_given() -> None:
     assert out.status == PROVED and out.clauses == ("A", "B")
     turned = [Tracked(n, f) for n, f in [named[2], named[3], named[0], named[1], named[4]]]
     assert check(turned, 5000).clauses == ("C", "D")
+
+
+def _deletion_core(named: list[tuple[str, z3.BoolRef]]) -> set[str]:
+    """The reference: deletion from the whole set, last assertion first, one check each."""
+    kept = [label for label, _ in named]
+    formulas = dict(named)
+    for label, _ in reversed(named):
+        rest = [x for x in kept if x != label]
+        if _unsat([formulas[x] for x in rest]):
+            kept = rest
+    return set(kept)
+
+
+BOUNDS = st.lists(
+    st.tuples(st.sampled_from("xyz"), st.sampled_from("<>"), st.integers(-3, 3)),
+    min_size=2,
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bounds=BOUNDS)
+def test_the_bisection_keeps_the_core_deletion_keeps(bounds: Any) -> None:
+    """:func:`minimal_core` finds its core by bisection over prefixes, steered by Z3's
+    cores; on random sets of bounds it returns exactly the core of plain deletion (one
+    check per assertion, last first), whatever unsatisfiable subset is given as the hint."""
+    ints = {n: z3.Int(n) for n in "xyz"}
+    named = [
+        (f"A{i}", ints[v] < k if op == "<" else ints[v] > k) for i, (v, op, k) in enumerate(bounds)
+    ]
+    if not _unsat([f for _, f in named]):
+        return
+    solver = z3.Solver()
+    for label, f in named:
+        solver.assert_and_track(f, z3.Bool(label))
+    assert solver.check() == z3.unsat
+    z3_core = {str(b) for b in solver.unsat_core()}
+    expected = _deletion_core(named)
+    assert minimal_core(named, z3_core, 5000) == expected
+    assert minimal_core(named, {label for label, _ in named}, 5000) == expected
+    assert minimal_core(named, set(), 5000) == expected
