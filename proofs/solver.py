@@ -225,7 +225,7 @@ def minimal_core(
     assertion of the result is needed, and of the ways to a contradiction the one of the
     earliest assertions is kept (the first illegal play of a worked example, say).
 
-    The same core, found with fewer checks: the last assertion deletion keeps is the
+    The same core, found by cheaper checks: the last assertion deletion keeps is the
     first ``a_j`` at which the prefix ``a_0 .. a_j`` is unsatisfiable (every later one is
     dropped, and ``a_j`` is not); the next is the first at which the prefix with ``a_j``
     is, and so on until the kept ones alone are unsatisfiable. Each is found by bisection
