@@ -15,6 +15,7 @@ stateful games; the ``verify`` command runs it on sampled games (``self-check``)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from tricklaw.model import actions
@@ -28,10 +29,7 @@ def violations(state: State[Any]) -> list[str]:
     ruleset = game.ruleset
     fmt = ruleset.palette.format
     problems: list[str] = []
-    deal = state.info.deal
-    dealt = Counter(c for hand in deal.hands for c in hand) + Counter(
-        c for _, pile in deal.piles for c in pile
-    )
+    dealt = dealt_cards(state)
     held = (
         Counter(c for hand in state.hands for c in hand)
         + Counter(state.trick)
@@ -78,10 +76,24 @@ def _legality_disagreements(state: State[Any], dealt: Counter[Card]) -> list[str
         return []
     ruleset = state.game.ruleset
     legal = set(ruleset.legal_actions(state))
-    candidates = sorted(legal | {actions.play(card) for card in dealt})
     return [
         f"seat {state.current}: is_legal says {state.action_to_string(a)} is "
         + ("illegal, but it is a legal action" if a in legal else "legal, but it is not")
-        for a in candidates
+        for a in legality_candidates(legal, dealt)
         if ruleset.is_legal(state, a) != (a in legal)
     ]
+
+
+def dealt_cards(state: State[Any]) -> Counter[Card]:
+    """The cards of the round's deal: every hand and every pile dealt."""
+    deal = state.info.deal
+    return Counter(c for hand in deal.hands for c in hand) + Counter(
+        c for _, pile in deal.piles for c in pile
+    )
+
+
+def legality_candidates(legal: Iterable[int], dealt: Iterable[Card]) -> list[int]:
+    """The actions :meth:`~tricklaw.model.ruleset.Ruleset.is_legal` is asked about at a
+    state (here, and by the mutation harness's fingerprint): the ``legal`` ones and a play
+    of every card ``dealt`` this round, in action order."""
+    return sorted({*legal, *(actions.play(card) for card in dealt)})

@@ -49,8 +49,8 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tricklaw.model import actions
 from tricklaw.model.agents import random_states
+from tricklaw.model.invariants import dealt_cards, legality_candidates
 from tricklaw.model.record import to_record
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
@@ -128,9 +128,10 @@ def _told_score(game: Game, log: RoundLog) -> tuple[int, ...] | None:
 
 def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
     """The actions :meth:`Ruleset.is_legal` accepts (the check a log's or an engine's
-    action meets) among the legal ones and a play of each card of the current hand."""
-    hand = state.hands[state.current] if state.current < len(state.hands) else ()
-    candidates = sorted({*legal, *(actions.play(card) for card in hand)})
+    action meets) among the ones the model's invariants ask it about
+    (:func:`~tricklaw.model.invariants.legality_candidates`: the legal ones and a play of
+    every card of the round's deal)."""
+    candidates = legality_candidates(legal, dealt_cards(state))
     return [a for a in candidates if _answer(game.ruleset.is_legal, state, a) is True]
 
 
