@@ -321,6 +321,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         jobs,
         args.smt2,
         load_plugins,
+        args.fail_fast,
     )
     return run_verify(scope, args.json_path, sys.stdout, table=args.table)
 
@@ -538,6 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="worker processes, one (ruleset, player count) at a time (default: every core)",
+    )
+    p.add_argument(
+        "--fail-fast",
+        action="store_true",
+        help="stop at the first failing row: the exit status is the full run's, the report "
+        "has the rows run until then (the cheapest units run first)",
     )
     p.add_argument(
         "--smt2",

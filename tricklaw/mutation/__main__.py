@@ -61,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--path", action="append", default=[], help="extra PYTHONPATH (plug-ins)")
     p.add_argument("--verify-equivalent", action="store_true", help="verify those too")
+    p.add_argument(
+        "--whole",
+        action="store_true",
+        help="run every verify whole (default: --fail-fast, with a whole run to settle a kill "
+        "the strict score does not count)",
+    )
     p.add_argument("--json", dest="json_path", help="write the results as JSON")
     args = p.parse_args(argv)
 
@@ -89,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         behaviour_limit=args.limit,
         extra_path=tuple(args.path),
         verify_equivalent=args.verify_equivalent,
+        fail_fast=not args.whole,
     )
 
     def show(r: object) -> None:

@@ -151,7 +151,11 @@ class Settings:
     """How to run: verify's worker processes, its per-obligation time-out, the time
     limits of the child processes, extra ``PYTHONPATH`` entries (plug-ins; ``{tree}`` in
     an entry stands for the mutated copy, e.g. ``{tree}/tests`` for a plug-in kept in the
-    repository), and whether to run verify on equivalent mutants too."""
+    repository), whether to run verify on equivalent mutants too, and whether verify
+    stops at its first failure (``fail_fast``, ``tricklaw verify --fail-fast``: a killed
+    mutant's run ends at the first failing row instead of running every obligation;
+    a kill the strict score does not count is then settled by a whole run, which may
+    find a failing obligation the fast run stopped before)."""
 
     jobs: int = 2
     timeout_ms: int = 30_000
@@ -159,6 +163,7 @@ class Settings:
     behaviour_limit: float = 600.0
     extra_path: tuple[str, ...] = ()
     verify_equivalent: bool = False
+    fail_fast: bool = True
 
 
 def copy_tree(root: Path, into: Path) -> Path:
@@ -326,14 +331,22 @@ def _stopped(row: Mapping[str, Any]) -> bool:
 
 
 def verify(
-    tree: Path, ruleset: str, settings: Settings, limit: float | None = None
+    tree: Path,
+    ruleset: str,
+    settings: Settings,
+    limit: float | None = None,
+    *,
+    fail_fast: bool = False,
 ) -> tuple[str, list[dict[str, str]], str]:
-    """verify on ``ruleset`` in ``tree``, cut at ``limit`` seconds (default the settings'
-    limit): (KILLED, failures, kind), (SURVIVED, [], ""), (TIMEOUT, [], "") or
-    (ERROR, [crash], kind); a crash's kind is left to :func:`crash_kind` (``crash``)."""
+    """verify on ``ruleset`` in ``tree`` (with ``--fail-fast`` if asked), cut at ``limit``
+    seconds (default the settings' limit): (KILLED, failures, kind), (SURVIVED, [], ""),
+    (TIMEOUT, [], "") or (ERROR, [crash], kind); a crash's kind is left to
+    :func:`crash_kind` (``crash``)."""
     out = tree.parent / f"verify-{ruleset}.json"
+    out.unlink(missing_ok=True)  # a whole run after a fast one reads its own report
     command = [sys.executable, "-c", VERIFY, "verify", ruleset, "--jobs", str(settings.jobs)]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
+    command += ["--fail-fast"] if fail_fast else []
     try:
         code, err = _call(
             command, tree, settings, settings.verify_limit if limit is None else limit
@@ -402,28 +415,12 @@ def run_mutant(
         kind = ""
         for rid in changed or (scope if settings.verify_equivalent else []):
             base = base_seconds(rid)
-            limit = time_limit(base, settings) if base else settings.verify_limit
             began = time.perf_counter()
-            outcome, failures, kind = verify(tree, rid, settings, limit)
+            fast = settings.fail_fast
+            outcome, failures, kind = _judge(tree, rid, mutant, settings, base, fail_fast=fast)
+            if fast and outcome == KILLED and kind not in STRICT_KINDS:
+                outcome, failures, kind = _judge(tree, rid, mutant, settings, base, fail_fast=False)
             seconds[rid] = round(time.perf_counter() - began, 1)
-            if kind == "crash":
-                stepped = failures[0]["obligation"] != "crash"
-                kind, what = crash_kind(
-                    failures[0].pop("stderr", ""), tree, patched_files(mutant.patch), stepped
-                )
-                failures[0]["detail"] = what
-                outcome = KILLED if kind != ERROR else ERROR
-            if outcome == TIMEOUT:
-                failures = [
-                    {
-                        "obligation": "time limit",
-                        "ruleset": rid,
-                        "status": "timeout",
-                        "detail": f"cut at {limit:.0f}s; unmutated {base:.0f}s",
-                    }
-                ]
-                if base and timeout_is_kill(base, limit):
-                    outcome, kind = KILLED, "timeout"
             if outcome != SURVIVED:
                 if changed:
                     status = outcome
@@ -441,6 +438,35 @@ def run_mutant(
         seconds,
         kind,
     )
+
+
+def _judge(
+    tree: Path, rid: str, mutant: Mutant, settings: Settings, base: float, *, fail_fast: bool
+) -> tuple[str, list[dict[str, str]], str]:
+    """One verify run of ``rid`` on the mutated ``tree`` (:func:`verify`), cut at the
+    :func:`time_limit` of the unmutated run's ``base`` seconds (0: not timed), with a
+    crash judged (:func:`crash_kind`) and a cut run judged (:func:`timeout_is_kill`)."""
+    limit = time_limit(base, settings) if base else settings.verify_limit
+    outcome, failures, kind = verify(tree, rid, settings, limit, fail_fast=fail_fast)
+    if kind == "crash":
+        stepped = failures[0]["obligation"] != "crash"
+        kind, what = crash_kind(
+            failures[0].pop("stderr", ""), tree, patched_files(mutant.patch), stepped
+        )
+        failures[0]["detail"] = what
+        outcome = KILLED if kind != ERROR else ERROR
+    if outcome == TIMEOUT:
+        failures = [
+            {
+                "obligation": "time limit",
+                "ruleset": rid,
+                "status": "timeout",
+                "detail": f"cut at {limit:.0f}s; unmutated {base:.0f}s",
+            }
+        ]
+        if base and timeout_is_kill(base, limit):
+            outcome, kind = KILLED, "timeout"
+    return outcome, failures, kind
 
 
 def baseline_fingerprint(

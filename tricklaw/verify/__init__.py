@@ -44,7 +44,10 @@ Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS
 one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
 (:func:`~tricklaw.proofs.solver.fresh_context`) and, with ``--jobs N``, in a pool of
 ``N`` worker processes; the results keep their order, and are the same for every ``N``.
-With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
+With ``--fail-fast`` the units run lightest first and verify stops at the first failing
+row (:func:`~tricklaw.verify.run.collect`): it exits 1 exactly when the whole run would,
+sooner (the mutation harness, :mod:`tricklaw.mutation`, runs verify this way on each
+mutant). With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
 (:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
 
 The package: :mod:`.checks` holds the checks that are not Z3 obligations (the registry,

@@ -133,6 +133,7 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool 
                 "players": scope.players,
                 "options": dict(scope.options),
                 "timeout_ms": scope.timeout_ms,
+                "fail_fast": scope.fail_fast,
             },
             "seconds": round(seconds, 3),
             "counts": counts,

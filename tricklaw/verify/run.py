@@ -9,7 +9,7 @@ import multiprocessing
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,10 +34,10 @@ from tricklaw.proofs import (
 from tricklaw.proofs.bounds import bounds_results
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.findings import register_check
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.obligations import Result, fails
 from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
 from tricklaw.proofs.solver import fresh_context
-from tricklaw.proofs.statuses import FAIL
+from tricklaw.proofs.statuses import FAIL, INFO
 from tricklaw.spec.errors import OptionError
 from tricklaw.spec.proved_bounds import load_bounds
 from tricklaw.verify.checks import (
@@ -54,7 +54,8 @@ class Scope:
     """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
     on ``jobs`` worker processes (0: in this process), writing every solver query into
     ``smt2`` (a directory); ``setup`` is called first in each worker process (the command
-    line loads the plug-ins there)."""
+    line loads the plug-ins there). ``fail_fast``: stop at the first failing row (see
+    :func:`collect`)."""
 
     ruleset: str | None = None
     players: int | None = None
@@ -63,6 +64,7 @@ class Scope:
     jobs: int = 0
     smt2: str | None = None
     setup: Callable[[], object] | None = None
+    fail_fast: bool = False
 
 
 Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
@@ -169,7 +171,7 @@ def _ruleset_checks(
     """A ruleset's checks over all its player counts, each guarded on its own
     (:func:`guarded`): the registry, the worked examples (by the model, by Z3 on the
     trick rule and by a Z3 search for legal hands), the tie and gap detector and the
-    published conformance vectors."""
+    published conformance vectors (with ``scope.fail_fast``, up to the first that fails)."""
     counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
     whole = scope.players is None and not scope.options
     ms = scope.timeout_ms
@@ -185,6 +187,8 @@ def _ruleset_checks(
     for name, call in parts:
         with labelled(obligation=name):
             results += guarded(name, ruleset.id, None, call)
+        if scope.fail_fast and any(map(fails, results)):
+            break
     return results
 
 
@@ -267,28 +271,36 @@ def _run_unit(
                 with labelled(obligation=name):  # the steps name their own queries better
                     call = partial(step, ruleset, unit.players, options, scope.timeout_ms)
                     results += guarded(name, ruleset.id, unit.players, call)
+                if scope.fail_fast and any(map(fails, results)):
+                    break
     return results, recorder.entries if recorder else []
 
 
-def _run_units(
-    scope: Scope, units: list[Unit], progress: Callable[[str], None]
-) -> list[tuple[list[Result], list[dict[str, Any]]]]:
-    """Every unit's results, in the order of ``units``.
+Outputs = tuple[list[Result], list[dict[str, Any]]]
+"""What a unit gives: its results and the SMT-LIB files it wrote."""
 
-    With ``scope.jobs`` workers, each unit runs in a process of its own, forked from a
-    fork server that has only imported tricklaw: what Z3 answers (a witness, an unsat
-    core) then cannot depend on what else a process solved before, or on where its
-    memory lies, so the results are the same for every number of workers."""
-    if scope.jobs < 1:
-        return [_run_unit(scope, unit, progress) for unit in units]
+
+def _pool(scope: Scope, units: int) -> ProcessPoolExecutor:
+    """``scope.jobs`` worker processes, each running one unit, forked from a fork server
+    that has only imported tricklaw: what Z3 answers (a witness, an unsat core) then
+    cannot depend on what else a process solved before, or on where its memory lies, so
+    the results are the same for every number of workers."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["tricklaw.verify"])
-    with ProcessPoolExecutor(
-        max_workers=min(scope.jobs, len(units)),
+    return ProcessPoolExecutor(
+        max_workers=min(scope.jobs, units),
         mp_context=context,
         initializer=scope.setup,
         max_tasks_per_child=1,
-    ) as pool:
+    )
+
+
+def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
+    """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
+    (:func:`_pool`), the heaviest units start first."""
+    if scope.jobs < 1:
+        return [_run_unit(scope, unit, progress) for unit in units]
+    with _pool(scope, len(units)) as pool:
         heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
         futures = {unit: pool.submit(_run_unit, scope, unit) for unit in heaviest}
         out = []
@@ -296,6 +308,40 @@ def _run_units(
             out.append(futures[unit].result())
             progress(f"{unit.ruleset} {unit.players or ''}: done")
         return out
+
+
+def _run_until_failure(
+    scope: Scope, units: list[Unit], progress: Callable[[str], None]
+) -> dict[Unit, Outputs]:
+    """``--fail-fast``: the units run lightest first, and the run stops as soon as a
+    finished unit has a failing row (a unit stops at its own first failing step): units
+    not yet started are not run, and running ones are stopped (their worker processes
+    terminated). The outputs of the units that finished, by unit."""
+    lightest = sorted(units, key=lambda u: u.weight)  # stable: ties keep their order
+    done: dict[Unit, Outputs] = {}
+    if scope.jobs < 1:
+        for unit in lightest:
+            done[unit] = _run_unit(scope, unit, progress)
+            if any(map(fails, done[unit][0])):
+                break
+        return done
+    before = set(multiprocessing.active_children())
+    with _pool(scope, len(units)) as pool:
+        futures: dict[Future[Outputs], Unit] = {
+            pool.submit(_run_unit, scope, unit): unit for unit in lightest
+        }
+        for future in as_completed(futures):
+            unit = futures[future]
+            done[unit] = future.result()
+            progress(f"{unit.ruleset} {unit.players or ''}: done")
+            if any(map(fails, done[unit][0])):
+                pool.shutdown(wait=False, cancel_futures=True)
+                # Terminating a worker breaks the pool, which then stops the rest and
+                # fails every future not yet done: none of them is read.
+                for worker in set(multiprocessing.active_children()) - before:
+                    worker.terminate()
+                break
+    return done
 
 
 def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
@@ -317,7 +363,14 @@ def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
 
 
 def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
-    """Every check and proof in ``scope``."""
+    """Every check and proof in ``scope``, in a fixed order.
+
+    With ``scope.fail_fast`` the run stops at the first failure
+    (:func:`_run_until_failure`): it fails exactly when the whole run would (a run with
+    no failure runs everything and gives the same rows), but which rows a failing run
+    has then depends on timing; a ``fail-fast`` row says how many units did not finish,
+    and the checks of completeness (every detector made a finding, every rule is
+    covered) judge it as a partial run."""
     rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
     for ruleset in rulesets:
         known = {s.name for s in ruleset.option_specs}
@@ -331,12 +384,36 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     progress("shuffle vectors")
     results = [shuffle_check()]
     entries: list[dict[str, Any]] = []
-    for unit_results, unit_entries in _run_units(scope, _units(scope, rulesets), progress):
+    units = _units(scope, rulesets)
+    if scope.fail_fast:
+        failed = any(map(fails, results))
+        done = {} if failed else _run_until_failure(scope, units, progress)
+        outputs = [done[unit] for unit in units if unit in done]
+    else:
+        outputs = _run_units(scope, units, progress)
+    for unit_results, unit_entries in outputs:
         results += unit_results
         entries += unit_entries
     if directory is not None:
         write_index(directory, entries)
-    complete = scope.players is None and not scope.options
+    stopped = scope.fail_fast and any(map(fails, results))
+    complete = scope.players is None and not scope.options and not stopped
+    if stopped:
+        results.append(_stopped_row(scope, len(units) - len(outputs), len(units)))
     results += [register_check(r.id, results, complete) for r in rulesets]
     results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
+
+
+def _stopped_row(scope: Scope, skipped: int, units: int) -> Result:
+    """The row that says a ``--fail-fast`` run stopped at a failure before the end."""
+    return Result(
+        "fail-fast",
+        scope.ruleset or "",
+        str(scope.players or ""),
+        "",
+        INFO,
+        0.0,
+        detail=f"stopped at the first failure: {skipped} of {units} units did not finish, "
+        "nor did the failing unit's later steps (run without --fail-fast for every row)",
+    )

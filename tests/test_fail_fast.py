@@ -1,0 +1,76 @@
+"""``tricklaw verify --fail-fast``: a run that stops at its first failure.
+
+It must fail exactly when the whole run fails: with no failure it runs everything and
+gives the same rows; with one it stops (units not started are not run, running ones are
+stopped, no worker process is left behind), says so in a row, and leaves out the checks
+of completeness that a partial run cannot pass. The planted bug runs in a plain copy of
+the package (:mod:`planted`), so it holds on a compiled install too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from planted import run_patched
+
+from tricklaw.verify import Scope, collect
+
+
+def _rows(results: list[Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in asdict(r).items() if k != "seconds"} for r in results]
+
+
+@pytest.mark.slow
+def test_a_run_without_failure_is_the_whole_run() -> None:
+    whole = collect(Scope("lowhigh", players=3))
+    fast = collect(Scope("lowhigh", players=3, fail_fast=True))
+    assert _rows(fast) == _rows(whole)
+    assert not any(r.obligation == "fail-fast" for r in fast)
+
+
+STOP = """
+import json, multiprocessing, subprocess, sys
+from tricklaw.verify import Scope, collect
+from tricklaw.proofs.obligations import fails
+
+rows = collect(Scope("lowhigh", jobs=2, fail_fast=True))
+left = len(multiprocessing.active_children())
+cli = subprocess.run(
+    [sys.executable, "-m", "tricklaw", "verify", "lowhigh", "-j", "2", "--fail-fast",
+     "--json", "out.json"], capture_output=True, text=True)
+report = json.load(open("out.json"))
+print(json.dumps({
+    "rows": [[r.obligation, r.players, r.status, fails(r)] for r in rows],
+    "left": left,
+    "code": cli.returncode,
+    "scope": report["scope"],
+    "failed": report["failed"],
+    "fast": [r["detail"] for r in report["results"] if r["obligation"] == "fail-fast"],
+}))
+"""
+
+
+@pytest.mark.slow
+def test_a_failing_run_stops_early_says_so_and_leaves_no_worker(tmp_path: Path) -> None:
+    """lowhigh's tie rule reversed (the earlier of two equal highs wins): the cheap unit
+    and the 3-player table start first; whichever fails first stops the run, and the
+    larger tables' proofs are not run."""
+    out = run_patched(
+        tmp_path,
+        "model/rulesets/lowhigh.py",
+        "if card & 31 >= trick[high] & 31:",
+        "if card & 31 > trick[high] & 31:",
+        STOP,
+    )
+    rows = out["rows"]
+    assert any(failing for *_, failing in rows)
+    stopped = [r for r in rows if r[0] == "fail-fast"]
+    assert len(stopped) == 1 and stopped[0][2] == "info"
+    assert not any(r[0] == "equivalence" and r[1] == "5" for r in rows)  # the heaviest
+    assert not any(r[0] == "findings-register" and r[3] for r in rows)  # not complete
+    assert out["left"] == 0
+    assert out["code"] == 1 and out["failed"] >= 1 and out["scope"]["fail_fast"] is True
+    assert len(out["fast"]) == 1 and "did not finish" in out["fast"][0]
