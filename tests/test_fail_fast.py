@@ -1,4 +1,5 @@
-"""``tricklaw verify --fail-fast``: a run that stops at its first failure.
+"""``tricklaw verify --fail-fast``: a run that stops at its first failure; and
+``--skip STEP``, a run that leaves steps out and says so.
 
 It must fail exactly when the whole run fails: with no failure it runs everything and
 gives the same rows; with one it stops (units not started are not run, running ones are
@@ -17,6 +18,7 @@ import pytest
 from planted import run_patched
 
 from tricklaw.verify import Scope, collect
+from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 
 
 def _rows(results: list[Any]) -> list[dict[str, Any]]:
@@ -34,6 +36,7 @@ def test_a_run_without_failure_is_the_whole_run() -> None:
 STOP = """
 import json, multiprocessing, subprocess, sys
 from tricklaw.verify import Scope, collect
+from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 from tricklaw.proofs.obligations import fails
 
 rows = collect(Scope("lowhigh", jobs=2, fail_fast=True))
@@ -74,3 +77,18 @@ def test_a_failing_run_stops_early_says_so_and_leaves_no_worker(tmp_path: Path) 
     assert out["left"] == 0
     assert out["code"] == 1 and out["failed"] >= 1 and out["scope"]["fail_fast"] is True
     assert len(out["fast"]) == 1 and "did not finish" in out["fast"][0]
+
+
+def test_a_skipped_step_is_left_out_and_named() -> None:
+    """Every step but the registry's checks left out: their rows only, the shuffle
+    vectors, a ``skipped`` row naming the rest, and the register judged as partial."""
+    skip = tuple(name for name in STEP_NAMES if name != "registry")
+    rows = collect(Scope("lowhigh", players=3, skip=skip))
+    names = [r.obligation for r in rows]
+    assert "registry" in names and "self-check" not in names and "agreement" not in names
+    assert not any(name.startswith(("example", "vectors", "equivalence")) for name in names)
+    skipped = [r for r in rows if r.obligation == "skipped"]
+    assert len(skipped) == 1 and skipped[0].status == "info"
+    assert all(name in skipped[0].detail for name in ("vectors", "equivalence"))
+    assert "findings-register" in names and not any(r.status == "fail" for r in rows)
+    assert RULESET_CHECKS[0] == "registry"

@@ -140,6 +140,8 @@ CASES: list[tuple[str, Callable[[dict[str, Path], Path], list[str]], int, str]] 
      "--players 1 matches no ruleset"),
     ("verify-unknown-option", lambda f, t: ["verify", "-o", "nonsense=1", "-j", "1"], 2,
      "unknown option 'nonsense'"),
+    ("verify-skip-unknown", lambda f, t: ["verify", "lowhigh", "-j", "1", "--skip", "vector"], 2,
+     "--skip 'vector': no such step (steps: edition diff, registry,"),
     ("play-rounds-contradicts-option", lambda f, t: ["play", "sticheln", "-n", "3", "--seed",
                                                      "1", "--rounds", "3", "-o", "rounds=5"], 2,
      "--rounds 3 contradicts --option rounds=5"),

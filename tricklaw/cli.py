@@ -322,6 +322,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.smt2,
         load_plugins,
         args.fail_fast,
+        tuple(args.skip or ()),
     )
     return run_verify(scope, args.json_path, sys.stdout, table=args.table)
 
@@ -545,6 +546,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="stop at the first failing row: the exit status is the full run's, the report "
         "has the rows run until then (the cheapest units run first)",
+    )
+    p.add_argument(
+        "--skip",
+        action="append",
+        metavar="STEP",
+        help="leave out a step by name, e.g. 'vectors' or 'equivalence' (repeatable; the "
+        "report names it, and the run is partial)",
     )
     p.add_argument(
         "--smt2",

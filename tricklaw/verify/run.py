@@ -54,8 +54,8 @@ class Scope:
     """What ``verify`` is asked to cover: a ruleset, a player count, fixed readings; and how:
     on ``jobs`` worker processes (0: in this process), writing every solver query into
     ``smt2`` (a directory); ``setup`` is called first in each worker process (the command
-    line loads the plug-ins there). ``fail_fast``: stop at the first failing row (see
-    :func:`collect`)."""
+    line loads the plug-ins there). ``fail_fast``: stop at the first failing row;
+    ``skip``: steps left out, by name (:data:`STEP_NAMES`; see :func:`collect`)."""
 
     ruleset: str | None = None
     players: int | None = None
@@ -65,6 +65,7 @@ class Scope:
     smt2: str | None = None
     setup: Callable[[], object] | None = None
     fail_fast: bool = False
+    skip: tuple[str, ...] = ()
 
 
 Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
@@ -84,7 +85,10 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
     ("liveness", liveness_checks.results),
     ("score bounds", _bounds),
-    ("readings, symmetries, the model in the relaxations", model_held.results),
+    ("declared readings", model_held.readings_results),
+    ("symmetries", model_held.symmetry_results),
+    ("the model in the relaxations", model_held.bound_results),
+    ("round rules", model_held.round_results),
     ("the table, automatic moves and the winners", model_rule_checks.results),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
@@ -142,6 +146,26 @@ class Unit:
 EDITIONS = Unit("", None)
 """The unit that compares the editions of each game family (see
 :mod:`~tricklaw.proofs.edition_diff`)."""
+EDITION_DIFF = "edition diff"
+"""The name of the :data:`EDITIONS` step."""
+
+RULESET_CHECKS = (
+    "registry",
+    "worked examples",
+    "example-z3",
+    "example-legality",
+    "ties",
+    "vectors",
+)
+"""The names of a ruleset's own checks, in the order they run (:func:`_ruleset_checks`)."""
+
+STEP_NAMES = (
+    EDITION_DIFF,
+    *RULESET_CHECKS,
+    *(name for name, _ in PLAYER_STEPS),
+    *(step.name for step in PARTED_STEPS),
+)
+"""Every step's name: what ``--skip`` may name."""
 
 
 def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
@@ -153,11 +177,11 @@ def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
             if scope.players not in (None, n):
                 continue
             out.append(Unit(ruleset.id, n))
-            for step in PARTED_STEPS:
+            for step in (s for s in PARTED_STEPS if s.name not in scope.skip):
                 out += [
                     Unit(ruleset.id, n, step.name, k) for k in range(step.parts(ruleset, options))
                 ]
-    return [EDITIONS, *out]
+    return out if EDITION_DIFF in scope.skip else [EDITIONS, *out]
 
 
 def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
@@ -175,16 +199,18 @@ def _ruleset_checks(
     counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
     whole = scope.players is None and not scope.options
     ms = scope.timeout_ms
-    parts: tuple[tuple[str, Callable[[], list[Result]]], ...] = (
-        ("registry", lambda: registry_checks(ruleset)),
-        ("worked examples", lambda: example_results(ruleset)),
-        ("example-z3", lambda: example_constraints.example_results(ruleset, ms)),
-        ("example-legality", lambda: example_legality.sequence_results(ruleset, ms)),
-        ("ties", lambda: ties.ties(ruleset, counts, options, ms, complete=whole)),
-        ("vectors", lambda: vector_results(ruleset)),
+    parts: tuple[Callable[[], list[Result]], ...] = (
+        lambda: registry_checks(ruleset),
+        lambda: example_results(ruleset),
+        lambda: example_constraints.example_results(ruleset, ms),
+        lambda: example_legality.sequence_results(ruleset, ms),
+        lambda: ties.ties(ruleset, counts, options, ms, complete=whole),
+        lambda: vector_results(ruleset),
     )
     results: list[Result] = []
-    for name, call in parts:
+    for name, call in zip(RULESET_CHECKS, parts, strict=True):
+        if name in scope.skip:
+            continue
         with labelled(obligation=name):
             results += guarded(name, ruleset.id, None, call)
         if scope.fail_fast and any(map(fails, results)):
@@ -241,7 +267,7 @@ def _run_unit(
             rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
             with labelled(obligation="edition-diff"):
                 results = guarded(
-                    "edition diff",
+                    EDITION_DIFF,
                     "",
                     None,
                     lambda: edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms),
@@ -267,6 +293,8 @@ def _run_unit(
         else:
             results = []
             for name, step in PLAYER_STEPS:
+                if name in scope.skip:
+                    continue
                 progress(f"{ruleset.id} {unit.players}p: {name}")
                 with labelled(obligation=name):  # the steps name their own queries better
                     call = partial(step, ruleset, unit.players, options, scope.timeout_ms)
@@ -354,6 +382,9 @@ def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
             f"--players {scope.players} matches no ruleset (player counts: "
             f"{', '.join(map(str, counts))})"
         )
+    for name in scope.skip:
+        if name not in STEP_NAMES:
+            raise OptionError(f"--skip {name!r}: no such step (steps: {', '.join(STEP_NAMES)})")
     known = {s.name for r in rulesets for s in r.option_specs}
     for name in scope.options:
         if name not in known:
@@ -370,7 +401,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     no failure runs everything and gives the same rows), but which rows a failing run
     has then depends on timing; a ``fail-fast`` row says how many units did not finish,
     and the checks of completeness (every detector made a finding, every rule is
-    covered) judge it as a partial run."""
+    covered) judge it as a partial run. The steps ``scope.skip`` names are left out: a
+    ``skipped`` row names them, and the run is partial too."""
     rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
     for ruleset in rulesets:
         known = {s.name for s in ruleset.option_specs}
@@ -397,9 +429,11 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     if directory is not None:
         write_index(directory, entries)
     stopped = scope.fail_fast and any(map(fails, results))
-    complete = scope.players is None and not scope.options and not stopped
+    complete = scope.players is None and not scope.options and not stopped and not scope.skip
     if stopped:
         results.append(_stopped_row(scope, len(units) - len(outputs), len(units)))
+    if scope.skip:
+        results.append(_skipped_row(scope))
     results += [register_check(r.id, results, complete) for r in rulesets]
     results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
@@ -416,4 +450,17 @@ def _stopped_row(scope: Scope, skipped: int, units: int) -> Result:
         0.0,
         detail=f"stopped at the first failure: {skipped} of {units} units did not finish, "
         "nor did the failing unit's later steps (run without --fail-fast for every row)",
+    )
+
+
+def _skipped_row(scope: Scope) -> Result:
+    """The row that says which steps ``--skip`` left out."""
+    return Result(
+        "skipped",
+        scope.ruleset or "",
+        str(scope.players or ""),
+        "",
+        INFO,
+        0.0,
+        detail=f"left out by --skip: {', '.join(scope.skip)} (a partial run)",
     )
