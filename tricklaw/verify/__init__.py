@@ -47,7 +47,8 @@ one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
 With ``--fail-fast`` the units run lightest first and verify stops at the first failing
 row (:func:`~tricklaw.verify.run.collect`): it exits 1 exactly when the whole run would,
 sooner (the mutation harness, :mod:`tricklaw.mutation`, runs verify this way on each
-mutant). With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
+mutant); ``--skip STEP`` leaves a step out (:data:`~tricklaw.verify.run.STEP_NAMES`), and
+a ``skipped`` row says so. With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
 (:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
 
 The package: :mod:`.checks` holds the checks that are not Z3 obligations (the registry,

@@ -157,7 +157,7 @@ RULESET_CHECKS = (
     "ties",
     "vectors",
 )
-"""The names of a ruleset's own checks, in the order they run (:func:`_ruleset_checks`)."""
+"""The names of a ruleset's own checks, in the order they run (``_ruleset_checks``)."""
 
 STEP_NAMES = (
     EDITION_DIFF,
@@ -325,7 +325,7 @@ def _pool(scope: Scope, units: int) -> ProcessPoolExecutor:
 
 def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
     """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
-    (:func:`_pool`), the heaviest units start first."""
+    (``_pool``), the heaviest units start first."""
     if scope.jobs < 1:
         return [_run_unit(scope, unit, progress) for unit in units]
     with _pool(scope, len(units)) as pool:
@@ -397,7 +397,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     """Every check and proof in ``scope``, in a fixed order.
 
     With ``scope.fail_fast`` the run stops at the first failure
-    (:func:`_run_until_failure`): it fails exactly when the whole run would (a run with
+    (``_run_until_failure``): it fails exactly when the whole run would (a run with
     no failure runs everything and gives the same rows), but which rows a failing run
     has then depends on timing; a ``fail-fast`` row says how many units did not finish,
     and the checks of completeness (every detector made a finding, every rule is
