@@ -1,5 +1,6 @@
-"""``tricklaw verify --fail-fast``: a run that stops at its first failure; and
-``--skip STEP``, a run that leaves steps out and says so.
+"""``tricklaw verify --fail-fast``: a run that stops at its first failure; ``--skip
+STEP``, a run that leaves steps out and says so; and how the mutation harness settles
+a fast run's kill that the strict score does not count (:func:`settle`).
 
 It must fail exactly when the whole run fails: with no failure it runs everything and
 gives the same rows; with one it stops (units not started are not run, running ones are
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from planted import run_patched
 
+from tricklaw.mutation.runner import KILLED, SURVIVED, settle
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 
@@ -35,6 +37,7 @@ def test_a_run_without_failure_is_the_whole_run() -> None:
 
 STOP = """
 import json, multiprocessing, subprocess, sys
+from tricklaw.mutation.runner import KILLED, SURVIVED, settle
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 from tricklaw.proofs.obligations import fails
@@ -92,3 +95,61 @@ def test_a_skipped_step_is_left_out_and_named() -> None:
     assert all(name in skipped[0].detail for name in ("vectors", "equivalence"))
     assert "findings-register" in names and not any(r.status == "fail" for r in rows)
     assert RULESET_CHECKS[0] == "registry"
+
+
+def _judge(answers: dict[tuple[bool, tuple[str, ...]], str], calls: list[Any]) -> Any:
+    """A fake verify: the kind of kill (or ``survived``) for each way it is run."""
+
+    def judge(*, fail_fast: bool, skip: tuple[str, ...] = ()) -> Any:
+        calls.append((fail_fast, skip))
+        kind = answers[(fail_fast, skip)]
+        return (SURVIVED, [], "") if kind == SURVIVED else (KILLED, [{"kind": kind}], kind)
+
+    return judge
+
+
+NO_VECTORS = (True, ("vectors",))
+
+
+@pytest.mark.parametrize(
+    ("answers", "runs", "kind"),
+    [
+        # a kill the strict score counts: the fast run is the answer
+        ({(True, ()): "obligation"}, [(True, ())], "obligation"),
+        # the vectors first, and another row fails without them: no whole run
+        (
+            {(True, ()): "vectors", NO_VECTORS: "counterexample"},
+            [(True, ()), NO_VECTORS],
+            "counterexample",
+        ),
+        # the vectors alone, or a crash without them: only a whole run says
+        (
+            {(True, ()): "vectors", NO_VECTORS: SURVIVED, (False, ()): "vectors"},
+            [(True, ()), NO_VECTORS, (False, ())],
+            "vectors",
+        ),
+        (
+            {(True, ()): "vectors", NO_VECTORS: "step-exception", (False, ()): "obligation"},
+            [(True, ()), NO_VECTORS, (False, ())],
+            "obligation",
+        ),
+        # a crash first: a whole run
+        (
+            {(True, ()): "model-exception", (False, ()): "obligation"},
+            [(True, ()), (False, ())],
+            "obligation",
+        ),
+    ],
+)
+def test_a_kill_outside_the_strict_score_is_settled_as_a_whole_run_would(
+    answers: dict[tuple[bool, tuple[str, ...]], str], runs: list[Any], kind: str
+) -> None:
+    calls: list[Any] = []
+    outcome = settle(_judge(answers, calls), fast=True)
+    assert outcome[0] == KILLED and outcome[2] == kind and calls == runs
+
+
+def test_without_fail_fast_one_whole_run_is_the_answer() -> None:
+    calls: list[Any] = []
+    outcome = settle(_judge({(False, ()): "vectors"}, calls), fast=False)
+    assert outcome[2] == "vectors" and calls == [(False, ())]

@@ -9,9 +9,10 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    compare with the unmutated model's fingerprint. No difference: ``equivalent`` (no
    behaviour change on any legal input tried; verify is not asked unless
    ``verify_equivalent``). A difference is the mutant's witness;
-3. run ``tricklaw verify RULESET --jobs N --json ...`` (:data:`VERIFY`) on the copy for each
-   ruleset whose behaviour changed, until one fails: ``killed``, ``survived``,
-   ``timeout`` or ``error``.
+3. run ``tricklaw verify RULESET --jobs N --fail-fast --json ...`` (:data:`VERIFY`) on the
+   copy for each ruleset whose behaviour changed, until one fails: ``killed``,
+   ``survived``, ``timeout`` or ``error`` (a kill outside the strict score is settled by
+   further runs, :func:`settle`).
 
 Every child process has a hard time limit, so that the harness always ends (a mutant
 whose game never ends, or a loop that never stops): the unmutated model's own runs are
@@ -157,10 +158,7 @@ class Settings:
     repository), whether to run verify on equivalent mutants too, and whether verify
     stops at its first failure (``fail_fast``, ``tricklaw verify --fail-fast``: a killed
     mutant's run ends at the first failing row instead of running every obligation;
-    a kill the strict score does not count is then settled: one by the published vectors
-    first by a fast run without them (``--skip vectors``), which settles it if another
-    row fails, as it would in a whole run; else, and for a crash, by a whole run, which
-    alone judges the checks of completeness too)."""
+    a kill the strict score does not count is then settled, :func:`settle`)."""
 
     jobs: int = 2
     timeout_ms: int = 30_000
@@ -424,16 +422,7 @@ def run_mutant(
             base = base_seconds(rid)
             began = time.perf_counter()
             judge = partial(_judge, tree, rid, mutant, settings, base)
-            outcome, failures, kind = judge(fail_fast=settings.fail_fast)
-            settled = not settings.fail_fast or outcome != KILLED or kind in STRICT_KINDS
-            if not settled and kind == "vectors":
-                # Does another row fail? (A unit's rows are the same in any run.)
-                again = judge(fail_fast=True, skip=(VECTORS_STEP,))
-                if again[0] == KILLED and again[2] in STRICT_KINDS:
-                    outcome, failures, kind = again
-                    settled = True
-            if not settled:  # only a whole run says (its checks of completeness too)
-                outcome, failures, kind = judge(fail_fast=False)
+            outcome, failures, kind = settle(judge, fast=settings.fail_fast)
             seconds[rid] = round(time.perf_counter() - began, 1)
             if outcome != SURVIVED:
                 if changed:
@@ -454,6 +443,28 @@ def run_mutant(
     )
 
 
+Outcome = tuple[str, list[dict[str, str]], str]
+"""A verify run judged: the status, the failures, the kind of kill (:func:`verify`)."""
+
+
+def settle(judge: Callable[..., Outcome], *, fast: bool) -> Outcome:
+    """A mutant's verify outcome from ``judge(fail_fast=..., skip=...)`` (one run): a
+    ``fast`` run (``--fail-fast``) first; a kill the strict score does not count is then
+    settled. By the published vectors alone: a fast run without them (``--skip
+    vectors``) settles it if another row fails that the strict score counts, as it then
+    fails in a whole run too (a unit's rows are the same in every run); else, and for a
+    crash, a whole run, which alone also judges the checks of completeness."""
+    first: Outcome = judge(fail_fast=fast)
+    if not fast or first[0] != KILLED or first[2] in STRICT_KINDS:
+        return first
+    if first[2] == "vectors":
+        again: Outcome = judge(fail_fast=True, skip=(VECTORS_STEP,))
+        if again[0] == KILLED and again[2] in STRICT_KINDS:
+            return again
+    whole: Outcome = judge(fail_fast=False)
+    return whole
+
+
 def _judge(
     tree: Path,
     rid: str,
@@ -463,7 +474,7 @@ def _judge(
     *,
     fail_fast: bool,
     skip: tuple[str, ...] = (),
-) -> tuple[str, list[dict[str, str]], str]:
+) -> Outcome:
     """One verify run of ``rid`` on the mutated ``tree`` (:func:`verify`), cut at the
     :func:`time_limit` of the unmutated run's ``base`` seconds (0: not timed), with a
     crash judged (:func:`crash_kind`) and a cut run judged (:func:`timeout_is_kill`)."""
