@@ -313,6 +313,20 @@ class Ruleset(ABC, Generic[X]):
         scores, so the told-round scoring is checked against the played one."""
         return None
 
+    def told_tricks(self, game: Game, log: RoundLog) -> list[dict[str, str]]:
+        """The trick context (names of :attr:`trick_context`) before each trick of a
+        finished round and after its last, as a table tells them from the round's ``log``:
+        what :meth:`judge_trick` needs to judge each trick on its own (by default nothing:
+        the cards decide a trick alone). verify's self-check judges every trick of the log
+        again in its told context: the result must be the one play gave, and the context
+        its facts say it leaves (:meth:`context_left`) the next trick's."""
+        return [{} for _ in range(len(log.tricks) + 1)]
+
+    def context_left(self, game: Game, result: TrickResult) -> dict[str, str]:
+        """The part of the next trick's context that a judged trick's facts name (Hund:
+        the powers held after it; by default none), as :meth:`told_tricks` writes it."""
+        return {}
+
     @abstractmethod
     def game_over(self, game: Game, rounds_played: int, totals: tuple[int, ...]) -> bool:
         """Whether the game ends after ``rounds_played`` rounds with ``totals``."""

@@ -229,6 +229,28 @@ def test_a_bug_in_the_quick_legality_question_fails_the_self_check(
     assert "is_legal says" in detail
 
 
+def test_a_trick_judged_on_its_own_that_names_the_wrong_powers_fails_the_self_check(
+    tmp_path: Path,
+) -> None:
+    """``judge_trick`` (``tricklaw trick``, the oracle's ``judge``) is held to play by
+    verify's self-check: every trick of its games judged again on its own in the context
+    the round's log tells (``Ruleset.told_tricks``), with the powers its facts name
+    (``Ruleset.context_left``) the next trick's. Hund's ``powers`` fact read ``none``
+    whenever a power was held (a mutant only the published vectors killed). The
+    unpatched row passes."""
+    script = SELF_CHECK_ROW.format(ruleset="hund", players=4)
+    assert run_planted(tmp_path, script)[0] == "pass"
+    status, detail = run_patched(
+        tmp_path,
+        "model/rulesets/hund/ruleset.py",
+        '("powers", assigned or "none")',
+        '("powers", assigned and "none")',
+        script,
+    )
+    assert status == "fail", detail
+    assert "judged on its own names {'powers': ''} as left after it" in detail
+
+
 # --- the harness's judgement of a run ------------------------------------------------
 
 REMOTE = '''concurrent.futures.process._RemoteTraceback:

@@ -19,7 +19,7 @@ from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
-from tricklaw.model.state import Game, State
+from tricklaw.model.state import Game, RoundLog, State
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.spec import load_registry
@@ -226,10 +226,44 @@ def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
     return state
 
 
+def told_trick_problem(ruleset: Ruleset[Any], game: Game, log: RoundLog) -> str:
+    """The first trick of the finished round ``log`` that, judged again on its own
+    (``judge_trick``, as ``tricklaw trick`` and the oracle judge it) in the context the log
+    tells (:meth:`~tricklaw.model.ruleset.Ruleset.told_tricks`), is not what play gave
+    (winner, cards taken and set aside, deciding clauses; play's facts among its own), or
+    whose facts leave another context than the next trick is told; then whether the
+    context after the last trick is the one the round is scored in (the told round's,
+    where they share a name). ``""`` when every trick agrees."""
+    contexts = ruleset.told_tricks(game, log)
+    fmt = ruleset.palette.format_all
+    for k, (_, played) in enumerate(log.tricks):
+        judged = ruleset.judge_trick(game, played.cards, contexts[k])
+        parts = ("winner", "taken", "aside", "clauses")
+        differ = [x for x in parts if getattr(judged, x) != getattr(played, x)]
+        if differ or not set(played.facts) <= set(judged.facts):
+            what = ", ".join(differ) or "facts"
+            return (
+                f"trick {k + 1} ({' '.join(fmt(played.cards))}) judged on its own in "
+                f"{contexts[k]} differs from play in {what}"
+            )
+        left = ruleset.context_left(game, judged)
+        if any(contexts[k + 1].get(key) != value for key, value in left.items()):
+            return (
+                f"trick {k + 1} ({' '.join(fmt(played.cards))}) judged on its own names "
+                f"{left} as left after it; the next trick is told {contexts[k + 1]}"
+            )
+    told = ruleset.told_round(game, log)
+    scored = told[1] if told is not None else {}
+    last = contexts[-1]
+    if any(last[key] != value for key, value in scored.items() if key in last):
+        return f"the last trick leaves {last}; the round is scored in {scored}"
+    return ""
+
+
 def self_check(ruleset: Ruleset[Any], players: int) -> Result:
     def run() -> tuple[bool, str]:
         game = ruleset.make_game(players)
-        rounds = told_rounds = 0
+        rounds = told_rounds = tricks = 0
         for seed in SELF_CHECK_SEEDS:
             state = walk_random_game(game, seed)
             record = to_record(state)
@@ -249,10 +283,14 @@ def self_check(ruleset: Ruleset[Any], players: int) -> Result:
                         f"{list(log.scores)}"
                     )
                 told_rounds += told is not None
+                problem = told_trick_problem(ruleset, game, log)
+                if problem:
+                    return False, f"seed {seed}, round {log.index + 1}: {problem}"
+                tricks += len(log.tricks)
             rounds += len(state.history)
         return True, (
             f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds ({told_rounds} told from their "
-            "piles and scored again)"
+            f"piles and scored again), {tricks} tricks judged again on their own"
         )
 
     status, secs, detail = _timed(run)

@@ -1,5 +1,6 @@
 """Hund's trick context read and checked: what a trick judged on its own needs to know
-(``trick --context``, the oracle's ``judge``, the trick vectors).
+(``trick --context``, the oracle's ``judge``, the trick vectors); and the powers a judged
+trick's facts name, read back as a context (:func:`powers_named`).
 
 A context names the suits already holding powers (``powers=R,Y``, in power order, first =
 Trump; HUND-DESIG-2, HUND-POWER-1) and the round's designated number (``designation=3``,
@@ -125,3 +126,18 @@ def _set_cards(context: Mapping[str, str], palette: Palette) -> list[Card]:
         return palette.parse_all(texts)
     except CardError as exc:
         raise OptionError(f"hund trick context sets: {exc}") from None
+
+
+def powers_named(text: str, palette: Palette) -> str:
+    """The powers a judged trick's ``powers`` fact names (``trump=Red, plus=Yellow``, or
+    ``none``), as a context names them: the suits' letters in power order (``R,Y``); a
+    fact not of that form is returned as it is (it names no context)."""
+    if text == "none":
+        return ""
+    letters = dict(zip(palette.names, palette.letters, strict=True))
+    named = [part.partition("=") for part in text.split(", ")]
+    if [power for power, _, _ in named] != list(POWERS[: len(named)]) or any(
+        name not in letters for _, _, name in named
+    ):
+        return text
+    return ",".join(letters[name] for _, _, name in named)

@@ -17,7 +17,7 @@ from tricklaw.model.cards import Card, build_deck, make_card
 from tricklaw.model.options import Options
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets.hund.context import check_context, read_context
+from tricklaw.model.rulesets.hund.context import check_context, powers_named, read_context
 from tricklaw.model.rulesets.hund.options import OPTION_SPECS, Rules, compile_rules, rules_of
 from tricklaw.model.rulesets.hund.rules import (
     BASE_DESIGNATIONS,
@@ -444,6 +444,23 @@ class Hund(Ruleset[Powers]):
         round's end, in power order (the log's facts)."""
         powers = ",".join(dict(log.facts)["powers"])
         return [tuple(t) for t in log.taken(game.seats)], {"powers": powers}
+
+    def told_tricks(self, game: Game, log: RoundLog) -> list[dict[str, str]]:
+        """The round's designation or sets (the log's facts) and the powers held before
+        each trick: none at first, then those each trick left (:meth:`trick_in_context`)."""
+        facts = dict(log.facts)
+        base = {"sets": ",".join(facts["sets"])} if facts["sets"] else {}
+        if facts["designation"] is not None:
+            base["designation"] = str(facts["designation"])
+        told = [{**base, "powers": ""}]
+        for _, result in log.tricks:
+            holders = self.trick_in_context(game, result.cards, told[-1])[1]
+            told.append({**base, "powers": ",".join(self.palette.letters[s] for s in holders)})
+        return told
+
+    def context_left(self, game: Game, result: TrickResult) -> dict[str, str]:
+        """The powers held after the trick, as its ``powers`` fact names them."""
+        return {"powers": powers_named(dict(result.facts)["powers"], self.palette)}
 
     def recount_scores(self, game: Game, log: RoundLog) -> tuple[int, ...]:
         """:func:`~tricklaw.model.rulesets.hund.rules.round_score` of the cards the log's trick
