@@ -175,7 +175,13 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
     original = runner.verify
 
     def no_verify(
-        tree: Path, ruleset: str, s: Settings, limit: float | None = None, *, fail_fast: bool
+        tree: Path,
+        ruleset: str,
+        s: Settings,
+        limit: float | None = None,
+        *,
+        fail_fast: bool,
+        skip: tuple[str, ...] = (),
     ) -> tuple[str, list[dict[str, str]], str]:
         verify_calls.append(ruleset)
         return SURVIVED, [], ""
@@ -246,7 +252,13 @@ def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant() -> None:
     original = runner.verify
 
     def no_verify(
-        tree: Path, ruleset: str, s: Settings, limit: float | None = None, *, fail_fast: bool
+        tree: Path,
+        ruleset: str,
+        s: Settings,
+        limit: float | None = None,
+        *,
+        fail_fast: bool,
+        skip: tuple[str, ...] = (),
     ) -> tuple[str, list[dict[str, str]], str]:
         return SURVIVED, [], ""
 
