@@ -369,7 +369,21 @@ def _run_until_failure(
                 for worker in set(multiprocessing.active_children()) - before:
                     worker.terminate()
                 break
+    _reap(before)
     return done
+
+
+def _reap(before: set[multiprocessing.process.BaseProcess]) -> None:
+    """Make sure no worker of a stopped pool is left: the pool replaces a worker that
+    finished its one unit, and a replacement can start after the others were terminated.
+    Each child not in ``before`` is terminated and waited for (killed if it does not
+    stop within seconds)."""
+    for worker in set(multiprocessing.active_children()) - before:
+        worker.terminate()
+        worker.join(10)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
