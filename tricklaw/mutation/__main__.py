@@ -6,6 +6,7 @@ Examples::
     python -m tricklaw.mutation --sample 8 --seed 1 --json out.json
     python -m tricklaw.mutation --mutants held-back.toml    # a mutant set (see mutants.py)
     python -m tricklaw.mutation --only lowhigh.judge.L73.cmp-boundary
+    python -m tricklaw.mutation --journal all.jsonl --json all.json   # stop, run again: resumes
 
 Exits 1 when a behaviour-changing mutant survives verify (or times out undecided), or
 a run ends in a harness error, else 0. Every child process has a hard time limit (see
@@ -38,13 +39,27 @@ def select(
     return chosen
 
 
+def _check_outputs(json_path: str | None, journal: Path | None, settings: Settings) -> None:
+    """Raise :class:`~tricklaw.spec.errors.TricklawError` if the results cannot be
+    written to ``json_path`` (or it is the journal), or ``journal`` cannot be resumed by
+    a run with ``settings`` (:class:`~tricklaw.mutation.journal.Journal`)."""
+    from tricklaw.mutation.journal import Journal, source_digest
+    from tricklaw.mutation.mutants import repo_root
+    from tricklaw.mutation.runner import IGNORE
+    from tricklaw.spec.outputs import check_output_file
+
+    if json_path:
+        check_output_file(json_path, "--json", "the results", [str(journal)] if journal else [])
+    if journal:
+        Journal.open(journal, source_digest(repo_root(), IGNORE), settings).close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
     from tricklaw.model.rulesets import get_ruleset
     from tricklaw.mutation.mutants import repo_root, ruleset_files
     from tricklaw.plugins import load_plugins
     from tricklaw.spec.errors import TricklawError
-    from tricklaw.spec.outputs import check_output_file
 
     load_plugins()
     p = argparse.ArgumentParser(prog="python -m tricklaw.mutation", description=__doc__)
@@ -68,7 +83,27 @@ def main(argv: list[str] | None = None) -> int:
         "the strict score does not count)",
     )
     p.add_argument("--json", dest="json_path", help="write the results as JSON")
+    p.add_argument(
+        "--journal",
+        type=Path,
+        help="keep each result in this file as it is decided, and go on from it: a mutant "
+        "it holds is not run again (see tricklaw.mutation.journal)",
+    )
     args = p.parse_args(argv)
+    settings = Settings(
+        jobs=args.jobs,
+        timeout_ms=args.timeout,
+        verify_limit=args.limit,
+        behaviour_limit=args.limit,
+        extra_path=tuple(args.path),
+        verify_equivalent=args.verify_equivalent,
+        fail_fast=not args.whole,
+    )
+    if not args.list:  # the outputs are checked before hours of work, not after
+        try:
+            _check_outputs(args.json_path, args.journal, settings)
+        except TricklawError as exc:
+            p.error(str(exc))
 
     mutants = load_mutants(args.mutants) if args.mutants else generate()
     files = set(ruleset_files(get_ruleset(args.ruleset), repo_root())) if args.ruleset else set()
@@ -83,20 +118,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{m.id}\t{m.description}")
         print(f"{len(chosen)} of {len(mutants)} mutants")
         return 0
-    if args.json_path:  # before hours of work, not after
-        try:
-            check_output_file(args.json_path, "--json", "the results")
-        except TricklawError as exc:
-            p.error(str(exc))
-    settings = Settings(
-        jobs=args.jobs,
-        timeout_ms=args.timeout,
-        verify_limit=args.limit,
-        behaviour_limit=args.limit,
-        extra_path=tuple(args.path),
-        verify_equivalent=args.verify_equivalent,
-        fail_fast=not args.whole,
-    )
 
     def show(r: object) -> None:
         d = asdict(r)  # type: ignore[call-overload]
@@ -104,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         kind = f"[{d['kind']}] " if d["kind"] else ""
         print(f"{d['status']:<11} {d['seconds']:>6.1f}s {d['id']}  {kind}{why}", flush=True)
 
-    results = run(chosen, settings, progress=show)
+    results = run(chosen, settings, progress=show, journal=args.journal)
     report = summary(results)
     print(json.dumps({k: v for k, v in report.items() if k not in {"survivors", "errors"}}))
     for s in report["survivors"]:

@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from tricklaw.mutation.behaviour import differences
+from tricklaw.mutation.journal import Journal, source_digest
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
 from tricklaw.proofs.statuses import BAD, HOLLOW
 
@@ -125,9 +126,10 @@ LIMIT_SLACK = 60.0
 FAILING = BAD
 """verify's statuses that fail it; a vacuous or trivial row fails it unless the row
 documents it as expected (``expected``, :func:`tricklaw.proofs.obligations.fails`)."""
-IGNORE = shutil.ignore_patterns(
-    ".git", "docs", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "*.egg-info"
-)
+IGNORE = shutil.ignore_patterns(".*", "docs", "__pycache__", "*.egg-info", "build", "node_modules")
+"""What a mutant's copy leaves out: hidden folders (git, the virtual environment, caches),
+the docs, byte code and build output; the copies run the sources with the harness's own
+interpreter."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,13 @@ class MutantResult:
     verify_seconds: dict[str, float] = field(default_factory=dict)
     kind: str = ""
     """How a killed mutant was killed (:data:`KINDS`); for ``error``, what failed."""
+
+    @classmethod
+    def from_dict(cls, entry: Mapping[str, Any]) -> MutantResult:
+        """The result that :func:`dataclasses.asdict` gave ``entry`` (a journal's line)."""
+        tuples = {"rulesets", "witness", "killed_by"}
+        values: dict[str, Any] = {k: tuple(v) if k in tuples else v for k, v in entry.items()}
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -532,28 +541,46 @@ def run(
     settings: Settings = Settings(),
     rulesets: Sequence[str] = (),
     progress: Callable[[MutantResult], None] = lambda _: None,
+    journal: Path | None = None,
 ) -> list[MutantResult]:
     """Every mutant's result, in order; ``rulesets`` limits the rulesets fingerprinted
     and verified (default: all those the mutants' files hold rules of). The unmutated
-    verify of each ruleset a mutant needs is run once first (:func:`baseline_verify`)."""
+    verify of each ruleset a mutant needs is run once first (:func:`baseline_verify`).
+    With a ``journal`` (:mod:`tricklaw.mutation.journal`) each result is kept there as it
+    is decided, and a mutant (or baseline time) the journal already holds is not run
+    again: a stopped run goes on where it stopped."""
     from tricklaw.model.rulesets import RULESETS
 
     root = repo_root()
     files = rule_files(root)
     every = list(rulesets or RULESETS)
-    base = baseline_fingerprint(root, every, settings)
-    timed: dict[str, float] = {}
+    kept = Journal.open(journal, source_digest(root, IGNORE), settings) if journal else None
+    timed: dict[str, float] = dict(kept.baseline) if kept else {}
+    base: dict[str, dict[str, str]] = {}
 
     def base_seconds(rid: str) -> float:
         if rid not in timed:
             timed[rid] = round(baseline_verify(root, rid, settings), 1)
+            if kept:
+                kept.add_baseline(rid, timed[rid])
         return timed[rid]
 
     out = []
-    for mutant in mutants:
-        result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
-        progress(result)
-        out.append(result)
+    try:
+        for mutant in mutants:
+            recorded = kept.result(mutant.id, mutant.patch) if kept else None
+            if recorded is not None:
+                result = MutantResult.from_dict(recorded)
+            else:
+                base = base or baseline_fingerprint(root, every, settings)
+                result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
+                if kept:
+                    kept.add_result(result, mutant.patch)
+            progress(result)
+            out.append(result)
+    finally:
+        if kept:
+            kept.close()
     BASELINE_SECONDS.update(timed)
     return out
 

@@ -1,0 +1,188 @@
+"""A mutation run's journal: each mutant's result kept as it is decided, so that a run of
+hours can stop (a session ends, the machine restarts) and go on later where it stopped.
+
+The journal is a JSON Lines file. Its first line says what the results hold for: the
+digest of the source tree the mutants are planted in (:func:`source_digest`) and the
+settings that change a verdict (:data:`BINDING`); the unmutated verify's times
+(``{"baseline": RULESET, "seconds": S}``) and the mutants' results (``{"result": ...,
+"patch": DIGEST}``) follow, one per line, each written whole and flushed to disk before
+the next mutant starts.
+
+Opening a journal for a run (:meth:`Journal.open`):
+
+* no file yet: a new journal is started with that first line;
+* a file for the same source and settings: its results are taken as they are (a mutant
+  is not run again when its id and patch are both in the journal) and new ones are
+  appended; a last line cut short by a stop mid-write is dropped (the mutant is run
+  again), never read as a result;
+* a file for another source or other settings, or one that is no journal: refused in one
+  line (:class:`JournalError`), the file left untouched; a journal's results say nothing
+  of a different source.
+
+Hand-written: the standard library's ``json`` and ``os.fsync`` do the work; no library
+keeps an append-only result log keyed by a source digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import IO, Any
+
+from tricklaw.spec.errors import TricklawError
+
+VERSION = 1
+"""The journal format's version (the first line's ``journal``)."""
+BINDING = (
+    "timeout_ms",
+    "verify_limit",
+    "behaviour_limit",
+    "extra_path",
+    "verify_equivalent",
+    "fail_fast",
+)
+"""The settings a result depends on: a journal is resumed only with the same ones
+(verify's number of workers is not among them: its results do not depend on it)."""
+
+
+class JournalError(TricklawError):
+    """A journal that cannot be resumed by this run (another source, other settings, not
+    a journal)."""
+
+
+def source_digest(root: Path, ignore: Any) -> str:
+    """SHA-256 of the tree at ``root`` as the mutants' copies hold it: every file's path
+    and bytes, in path order, leaving out what ``ignore`` (a :func:`shutil.copytree`
+    ignore function) leaves out; a symbolic link counts by its target's name."""
+    digest = hashlib.sha256()
+    todo = [root]
+    found: list[Path] = []
+    while todo:
+        folder = todo.pop()
+        names = sorted(os.listdir(folder))
+        skipped = ignore(str(folder), names) if ignore else set()
+        for name in names:
+            if name in skipped:
+                continue
+            path = folder / name
+            if path.is_dir() and not path.is_symlink():
+                todo.append(path)
+            else:
+                found.append(path)
+    for path in sorted(found, key=lambda p: p.relative_to(root).as_posix()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def patch_digest(patch: str) -> str:
+    """SHA-256 of a mutant's patch: the same id with another patch is another mutant."""
+    return hashlib.sha256(patch.encode()).hexdigest()
+
+
+@dataclass
+class Journal:
+    """An open journal: the results and baseline times read back, and the file that new
+    ones are appended to."""
+
+    path: Path
+    results: dict[tuple[str, str], dict[str, Any]]
+    """Each recorded result (as :func:`dataclasses.asdict` gave it), by (id, patch digest)."""
+    baseline: dict[str, float]
+    """The unmutated verify's seconds, by ruleset."""
+    handle: IO[str]
+
+    @classmethod
+    def open(cls, path: Path, source: str, settings: object) -> Journal:
+        """The journal at ``path`` for the tree with digest ``source`` run with
+        ``settings`` (see the module docstring); raises :class:`JournalError`, also when
+        the file cannot be read or written."""
+        try:
+            return cls._open(path, source, settings)
+        except OSError as exc:
+            raise JournalError(f"--journal {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise JournalError(f"--journal {path}: not a mutation journal (not UTF-8)") from None
+
+    @classmethod
+    def _open(cls, path: Path, source: str, settings: object) -> Journal:
+        head = {"journal": VERSION, "source": source} | _binding(settings)
+        if not path.exists() or path.stat().st_size == 0:
+            handle = path.open("a", encoding="utf-8")
+            _write(handle, head)
+            return cls(path, {}, {}, handle)
+        text = path.read_text(encoding="utf-8")
+        whole = text[: text.rfind("\n") + 1]  # a line cut short by a stop is not read
+        lines = whole.splitlines()
+        try:
+            first = json.loads(lines[0]) if lines else None
+        except json.JSONDecodeError:
+            first = None
+        if not isinstance(first, dict) or first.get("journal") != VERSION:
+            raise JournalError(f"--journal {path}: not a mutation journal (version {VERSION})")
+        if first.get("source") != source:
+            raise JournalError(
+                f"--journal {path}: written for another source tree (digest "
+                f"{str(first.get('source'))[:12]}, this one {source[:12]}); start a new journal"
+            )
+        for name, value in _binding(settings).items():
+            if first.get(name) != value:
+                raise JournalError(
+                    f"--journal {path}: written with {name} = {first.get(name)!r}, this run "
+                    f"has {value!r}; start a new journal"
+                )
+        results: dict[tuple[str, str], dict[str, Any]] = {}
+        baseline: dict[str, float] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                entry = json.loads(line)
+                if "baseline" in entry:
+                    baseline[str(entry["baseline"])] = float(entry["seconds"])
+                else:
+                    results[(str(entry["result"]["id"]), str(entry["patch"]))] = entry["result"]
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise JournalError(f"--journal {path}: line {number} is no journal entry") from None
+        if len(whole) != len(text):
+            with path.open("r+", encoding="utf-8") as cut:
+                cut.truncate(len(whole.encode()))
+        return cls(path, results, baseline, path.open("a", encoding="utf-8"))
+
+    def result(self, mutant_id: str, patch: str) -> dict[str, Any] | None:
+        """The recorded result of the mutant ``mutant_id`` with ``patch``, if any."""
+        return self.results.get((mutant_id, patch_digest(patch)))
+
+    def add_result(self, result: object, patch: str) -> None:
+        """Record a mutant's result (a dataclass) on disk before going on."""
+        entry = asdict(result)  # type: ignore[call-overload]
+        self.results[(entry["id"], patch_digest(patch))] = entry
+        _write(self.handle, {"result": entry, "patch": patch_digest(patch)})
+
+    def add_baseline(self, ruleset: str, seconds: float) -> None:
+        """Record the unmutated verify's time on ``ruleset``."""
+        self.baseline[ruleset] = seconds
+        _write(self.handle, {"baseline": ruleset, "seconds": seconds})
+
+    def close(self) -> None:
+        """Close the file."""
+        self.handle.close()
+
+
+def _binding(settings: object) -> dict[str, Any]:
+    values = {f.name: getattr(settings, f.name) for f in fields(settings)}  # type: ignore[arg-type]
+    return {name: _plain(values[name]) for name in BINDING}
+
+
+def _plain(value: Any) -> Any:
+    """A setting as JSON reads it back (a tuple as a list)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _write(handle: IO[str], entry: Mapping[str, Any]) -> None:
+    handle.write(json.dumps(entry, sort_keys=True) + "\n")
+    handle.flush()
+    os.fsync(handle.fileno())
