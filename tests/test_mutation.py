@@ -18,6 +18,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,6 +61,20 @@ TINY_SAMPLE = int(os.environ.get("TRICKLAW_MUTATION_TINY_SAMPLE", "10"))
 """How many of Tiny's mutants the slow test runs (same seed; 0: all of them)."""
 
 LOWHIGH = "model/rulesets/lowhigh.py"
+
+
+@pytest.fixture
+def no_verify(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """verify replaced by a run that finds nothing (a mutant it is asked about survives):
+    the fingerprint alone is tested. The list holds the rulesets verify was asked about."""
+    calls: list[str] = []
+
+    def survived(_tree: Path, ruleset: str, *_: Any, **__: Any) -> tuple[str, list[Any], str]:
+        calls.append(ruleset)
+        return SURVIVED, [], ""
+
+    monkeypatch.setattr(runner, "verify", survived)
+    return calls
 
 
 def _by_function(mutants: list[Mutant], function: str, operator: str) -> Mutant:
@@ -158,7 +173,7 @@ def test_mutant_set_file_format(tmp_path: Path) -> None:
     assert [m.id for m in load_mutants(folder)] == ["threshold"]
 
 
-def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
+def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path, no_verify: list[str]) -> None:
     """The check, not a hand, decides equivalence: ``len(values) <= 2`` as ``< 3`` changes
     nothing; as ``< 2`` it changes the score of every colour held twice."""
     root = repo_root()
@@ -171,30 +186,11 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path) -> None:
         "len(values) < 3",
         changed.patch.replace("len(values) < 2", "len(values) < 3"),
     )
-    verify_calls: list[str] = []
-    original = runner.verify
-
-    def no_verify(
-        tree: Path,
-        ruleset: str,
-        s: Settings,
-        limit: float | None = None,
-        *,
-        fail_fast: bool,
-        skip: tuple[str, ...] = (),
-    ) -> tuple[str, list[dict[str, str]], str]:
-        verify_calls.append(ruleset)
-        return SURVIVED, [], ""
-
-    runner.verify = no_verify  # type: ignore[assignment]
-    try:
-        a = runner.run_mutant(changed, root, base, settings, files)
-        b = runner.run_mutant(same, root, base, settings, files)
-    finally:
-        runner.verify = original  # type: ignore[assignment]
+    a = runner.run_mutant(changed, root, base, settings, files)
+    b = runner.run_mutant(same, root, base, settings, files)
     assert a.status == SURVIVED and a.rulesets == ("lowhigh",) and a.witness
     assert b.status == EQUIVALENT and not b.witness
-    assert verify_calls == ["lowhigh"]
+    assert no_verify == ["lowhigh"]
 
 
 def test_the_fingerprint_reads_each_sub_option_where_it_acts() -> None:
@@ -239,7 +235,7 @@ def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -
 
 
 @pytest.mark.slow
-def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant() -> None:
+def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant(no_verify: list[str]) -> None:
     """Hund's judge in a trick context (``trick_in_context``: the powers a trick assigns
     as its cards fall) is run by the equivalence proof but by no game the fingerprint
     plays to a trick the rule singles out often enough: with the drawn contexts, its
@@ -249,24 +245,8 @@ def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant() -> None:
     base = runner.baseline_fingerprint(root, ["hund"], settings)
     mutants = mutants_of_file(root, "model/rulesets/hund/ruleset.py")
     planted = _by_function(mutants, "Hund.trick_in_context", "cond-negate")
-    original = runner.verify
-
-    def no_verify(
-        tree: Path,
-        ruleset: str,
-        s: Settings,
-        limit: float | None = None,
-        *,
-        fail_fast: bool,
-        skip: tuple[str, ...] = (),
-    ) -> tuple[str, list[dict[str, str]], str]:
-        return SURVIVED, [], ""
-
-    runner.verify = no_verify  # type: ignore[assignment]
-    try:
-        result = runner.run_mutant(planted, root, base, settings, rule_files(root))
-    finally:
-        runner.verify = original  # type: ignore[assignment]
+    result = runner.run_mutant(planted, root, base, settings, rule_files(root))
+    assert no_verify == ["hund"]
     assert result.status == SURVIVED and result.witness, result
 
 

@@ -445,36 +445,24 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     stopped = scope.fail_fast and any(map(fails, results))
     complete = scope.players is None and not scope.options and not stopped and not scope.skip
     if stopped:
-        results.append(_stopped_row(scope, len(units) - len(outputs), len(units)))
+        left = len(units) - len(outputs)
+        results.append(
+            _info_row(
+                scope,
+                "fail-fast",
+                f"stopped at the first failure: {left} of {len(units)} units did not finish, "
+                "nor did the failing unit's later steps (run without --fail-fast for every row)",
+            )
+        )
     if scope.skip:
-        results.append(_skipped_row(scope))
+        skipped = f"left out by --skip: {', '.join(scope.skip)} (a partial run)"
+        results.append(_info_row(scope, "skipped", skipped))
     results += [register_check(r.id, results, complete) for r in rulesets]
     results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
 
 
-def _stopped_row(scope: Scope, skipped: int, units: int) -> Result:
-    """The row that says a ``--fail-fast`` run stopped at a failure before the end."""
-    return Result(
-        "fail-fast",
-        scope.ruleset or "",
-        str(scope.players or ""),
-        "",
-        INFO,
-        0.0,
-        detail=f"stopped at the first failure: {skipped} of {units} units did not finish, "
-        "nor did the failing unit's later steps (run without --fail-fast for every row)",
-    )
-
-
-def _skipped_row(scope: Scope) -> Result:
-    """The row that says which steps ``--skip`` left out."""
-    return Result(
-        "skipped",
-        scope.ruleset or "",
-        str(scope.players or ""),
-        "",
-        INFO,
-        0.0,
-        detail=f"left out by --skip: {', '.join(scope.skip)} (a partial run)",
-    )
+def _info_row(scope: Scope, name: str, detail: str) -> Result:
+    """An ``info`` row of the run itself (``fail-fast``, ``skipped``): what the run left
+    out, so that a partial run says so."""
+    return Result(name, scope.ruleset or "", str(scope.players or ""), "", INFO, 0.0, detail=detail)
