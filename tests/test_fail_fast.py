@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from planted import run_patched
 
-from tricklaw.mutation.runner import KILLED, SURVIVED, settle
+from tricklaw.mutation.verdicts import KILLED, SURVIVED, settle
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 
@@ -37,7 +37,7 @@ def test_a_run_without_failure_is_the_whole_run() -> None:
 
 STOP = """
 import json, multiprocessing, subprocess, sys
-from tricklaw.mutation.runner import KILLED, SURVIVED, settle
+from tricklaw.mutation.verdicts import KILLED, SURVIVED, settle
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
 from tricklaw.proofs.obligations import fails

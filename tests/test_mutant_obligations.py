@@ -21,14 +21,13 @@ from tiny import model as tiny
 from tricklaw.model import get_ruleset
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
-from tricklaw.mutation import runner
-from tricklaw.mutation.runner import (
+from tricklaw.mutation import verdicts
+from tricklaw.mutation.runner import MutantResult, summary
+from tricklaw.mutation.verdicts import (
     ERROR,
     KILLED,
     SURVIVED,
-    MutantResult,
     crash_kind,
-    summary,
     time_limit,
     timeout_is_kill,
 )
@@ -294,7 +293,7 @@ def test_a_crash_is_a_kill_only_when_a_check_or_the_mutated_code_raised(
 
 
 def test_a_timeout_is_a_kill_only_when_the_unmutated_run_is_well_inside_the_limit() -> None:
-    settings = runner.Settings(verify_limit=600)
+    settings = verdicts.Settings(verify_limit=600)
     assert time_limit(30, settings) == 150 and timeout_is_kill(30, 150)
     assert time_limit(300, settings) == 600 and not timeout_is_kill(300, 600)
 
@@ -325,8 +324,8 @@ def test_a_documented_hollow_row_is_no_kill() -> None:
         }
 
     rows = [row("vacuous", "no tie can arise"), row("trivial", "one case"), row("pass")]
-    assert runner.failed_rows({"results": rows}) == []
-    bad = runner.failed_rows({"results": [*rows, row("vacuous"), row("unknown")]})
+    assert verdicts.failed_rows({"results": rows}) == []
+    bad = verdicts.failed_rows({"results": [*rows, row("vacuous"), row("unknown")]})
     assert [r["status"] for r in bad] == ["vacuous", "unknown"]
 
 
@@ -346,9 +345,9 @@ def test_a_step_that_fell_over_is_judged_by_its_traceback(tmp_path: Path) -> Non
         "status": "fail",
         "witness": {"traceback": err},
     }
-    (failed,) = runner.failed_rows({"results": [row]})
-    assert failed["traceback"] == err and "step-exception" not in runner.STRICT_KINDS
-    assert "vectors" in runner.KINDS and "vectors" not in runner.STRICT_KINDS
+    (failed,) = verdicts.failed_rows({"results": [row]})
+    assert failed["traceback"] == err and "step-exception" not in verdicts.STRICT_KINDS
+    assert "vectors" in verdicts.KINDS and "vectors" not in verdicts.STRICT_KINDS
 
 
 def test_an_illegal_action_crosses_a_process_boundary() -> None:

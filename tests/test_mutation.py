@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tricklaw.model.rulesets import RULESETS
-from tricklaw.mutation import behaviour, runner
+from tricklaw.mutation import behaviour, runner, verdicts
 from tricklaw.mutation.mutants import (
     Mutant,
     generate,
@@ -33,16 +33,8 @@ from tricklaw.mutation.mutants import (
     repo_root,
     rule_files,
 )
-from tricklaw.mutation.runner import (
-    EQUIVALENT,
-    KILLED,
-    SURVIVED,
-    Settings,
-    apply_patch,
-    copy_tree,
-    run,
-    summary,
-)
+from tricklaw.mutation.runner import apply_patch, copy_tree, run, summary
+from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, NOT_APPLIED, SURVIVED, TIMEOUT, Settings
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -73,7 +65,7 @@ def no_verify(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(ruleset)
         return SURVIVED, [], ""
 
-    monkeypatch.setattr(runner, "verify", survived)
+    monkeypatch.setattr(verdicts, "verify", survived)
     return calls
 
 
@@ -266,7 +258,7 @@ def test_verify_kills_every_behaviour_changing_mutant_of_a_seeded_sample() -> No
     tricklaw.mutation``)."""
     mutants = sorted(random.Random(SEED).sample(generate(), SAMPLE), key=lambda m: m.id)
     results = run(mutants, Settings(jobs=2))
-    assert all(r.status in {KILLED, SURVIVED, EQUIVALENT, runner.TIMEOUT} for r in results)
+    assert all(r.status in {KILLED, SURVIVED, EQUIVALENT, TIMEOUT} for r in results)
     _assert_all_killed(results)
 
 
@@ -288,7 +280,7 @@ def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
     settings = Settings(jobs=2, verify_limit=120, extra_path=("{tree}/tests", str(meta)))
     results = run(mutants, settings, rulesets=["tiny"])
     counts = Counter(r.status for r in results)
-    assert counts[KILLED] > 0 and counts[runner.NOT_APPLIED] == 0
+    assert counts[KILLED] > 0 and counts[NOT_APPLIED] == 0
     _assert_all_killed(results)
 
 

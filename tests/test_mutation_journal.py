@@ -18,7 +18,8 @@ import pytest
 from tricklaw.mutation import runner
 from tricklaw.mutation.journal import Journal, JournalError, source_digest
 from tricklaw.mutation.mutants import Mutant
-from tricklaw.mutation.runner import IGNORE, KILLED, MutantResult, Settings, run
+from tricklaw.mutation.runner import IGNORE, MutantResult, run
+from tricklaw.mutation.verdicts import KILLED, Settings
 
 MUTANTS = [Mutant(f"tiny.rule.L{n}.cmp-swap", f"mutant {n}", f"patch {n}\n") for n in range(4)]
 

@@ -23,7 +23,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from tricklaw.mutation.mutants import Mutant, generate, load_mutants
-from tricklaw.mutation.runner import Settings, run, summary
+from tricklaw.mutation.runner import run, summary
+from tricklaw.mutation.verdicts import Settings
 
 
 def select(

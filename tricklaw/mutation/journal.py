@@ -31,7 +31,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO
 
 from tricklaw.spec.errors import TricklawError
 
@@ -56,7 +56,7 @@ class JournalError(TricklawError):
 
 def source_digest(root: Path, ignore: Any) -> str:
     """SHA-256 of the tree at ``root`` as the mutants' copies hold it: every file's path
-    and bytes, in path order, leaving out what ``ignore`` (a :func:`shutil.copytree`
+    and bytes, in path order, leaving out what ``ignore`` (a ``shutil.copytree``
     ignore function) leaves out; a symbolic link counts by its target's name."""
     digest = hashlib.sha256()
     todo = [root]
@@ -95,7 +95,7 @@ class Journal:
     """Each recorded result (as :func:`dataclasses.asdict` gave it), by (id, patch digest)."""
     baseline: dict[str, float]
     """The unmutated verify's seconds, by ruleset."""
-    handle: IO[str]
+    handle: TextIO
 
     @classmethod
     def open(cls, path: Path, source: str, settings: object) -> Journal:
@@ -182,7 +182,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _write(handle: IO[str], entry: Mapping[str, Any]) -> None:
+def _write(handle: TextIO, entry: Mapping[str, Any]) -> None:
     handle.write(json.dumps(entry, sort_keys=True) + "\n")
     handle.flush()
     os.fsync(handle.fileno())
