@@ -81,12 +81,25 @@ def fetch(
     path: str,
     body: bytes | None = None,
     headers: dict[str, str] | None = None,
+    *,
+    refused: bool = False,
 ) -> tuple[int, dict[str, str], Any]:
+    """(status, headers, body) of one request. ``refused``: the server is to refuse the
+    body by its length, so it is announced (``Expect: 100-continue``) and never sent, as
+    a careful client does: a body sent while the server answers and closes would be
+    reset, and the answer lost with it."""
     import http.client
 
     conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=10)
     try:
-        conn.request(method, path, body=body, headers=headers or {})
+        if refused and body is not None:
+            conn.putrequest(method, path)
+            for name, value in {**(headers or {}), "Content-Length": str(len(body))}.items():
+                conn.putheader(name, value)
+            conn.putheader("Expect", "100-continue")
+            conn.endheaders()
+        else:
+            conn.request(method, path, body=body, headers=headers or {})
         reply = conn.getresponse()
         data = reply.read()
     finally:
@@ -190,7 +203,7 @@ def test_every_error_has_a_json_body(live: LiveServer, monkeypatch: pytest.Monke
         (500, "POST", "/v1/hello", b"{}", JSON),
     ]
     for status, method, path, body, headers in cases:
-        got, sent, reply = fetch(live, method, path, body, headers)
+        got, sent, reply = fetch(live, method, path, body, headers, refused=status == 413)
         assert (got, sent["content-type"]) == (status, "application/json"), (method, path)
         assert isinstance(reply["error"]["code"], int) and reply["error"]["message"]
     assert fetch(live, "POST", "/v1/hello", b"{}", JSON)[2]["error"]["code"] == INTERNAL_ERROR
