@@ -63,7 +63,12 @@ def fakes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
 
     monkeypatch.setattr(runner, "repo_root", lambda: tree)
     monkeypatch.setattr(runner, "rule_files", lambda _: {})
-    monkeypatch.setattr(runner, "baseline_fingerprint", lambda *_: {"tiny": {"k": "v"}})
+
+    def baseline_fingerprint(*_: Any) -> dict[str, dict[str, str]]:
+        state["calls"].append("fingerprint")
+        return {"tiny": {"k": "v"}}
+
+    monkeypatch.setattr(runner, "baseline_fingerprint", baseline_fingerprint)
     monkeypatch.setattr(runner, "baseline_verify", baseline_verify)
     monkeypatch.setattr(runner, "run_mutant", run_mutant)
     return state
@@ -74,16 +79,19 @@ def test_a_stopped_run_goes_on_where_it_stopped(fakes: dict[str, Any], tmp_path:
     fakes["stop_at"] = MUTANTS[2].id
     with pytest.raises(StopError):
         run(MUTANTS, rulesets=["tiny"], journal=journal)
-    assert fakes["calls"] == [MUTANTS[0].id, "baseline", MUTANTS[1].id]
+    assert fakes["calls"] == ["fingerprint", MUTANTS[0].id, "baseline", MUTANTS[1].id]
     fakes["stop_at"], fakes["calls"] = None, []
     again = run(MUTANTS, rulesets=["tiny"], journal=journal)
-    assert fakes["calls"] == [MUTANTS[2].id, MUTANTS[3].id]  # the baseline time was kept too
+    assert fakes["calls"] == [MUTANTS[2].id, MUTANTS[3].id]  # the unmutated runs were kept
     assert [r.id for r in again] == [m.id for m in MUTANTS]
     whole = tmp_path / "whole.jsonl"
     fakes["calls"] = []
     assert run(MUTANTS, rulesets=["tiny"], journal=whole) == again  # read back as written
     fakes["calls"] = []
     assert run(MUTANTS, rulesets=["tiny"], journal=journal) == again and fakes["calls"] == []
+    fakes["calls"] = []
+    run([Mutant("x", "another ruleset", "x\n")], rulesets=["tiny", "other"], journal=journal)
+    assert fakes["calls"][0] == "fingerprint"  # the journal holds no fingerprint of "other"
 
 
 def test_a_line_cut_short_is_run_again_not_read(fakes: dict[str, Any], tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ hours can stop (a session ends, the machine restarts) and go on later where it s
 The journal is a JSON Lines file. Its first line says what the results hold for: the
 digest of the source tree the mutants are planted in (:func:`source_digest`) and the
 settings that change a verdict (:data:`BINDING`); the unmutated verify's times
-(``{"baseline": RULESET, "seconds": S}``) and the mutants' results (``{"result": ...,
+(``{"baseline": RULESET, "seconds": S}``), the unmutated model's fingerprint of each
+ruleset (``{"fingerprint": RULESET, "keys": {...}}``: minutes to compute, the same for the
+same tree) and the mutants' results (``{"result": ...,
 "patch": DIGEST}``) follow, one per line, each written whole and flushed to disk before
 the next mutant starts.
 
@@ -95,6 +97,8 @@ class Journal:
     """Each recorded result (as :func:`dataclasses.asdict` gave it), by (id, patch digest)."""
     baseline: dict[str, float]
     """The unmutated verify's seconds, by ruleset."""
+    fingerprint: dict[str, dict[str, str]]
+    """The unmutated model's fingerprint, by ruleset."""
     handle: TextIO
 
     @classmethod
@@ -115,7 +119,7 @@ class Journal:
         if not path.exists() or path.stat().st_size == 0:
             handle = path.open("a", encoding="utf-8")
             _write(handle, head)
-            return cls(path, {}, {}, handle)
+            return cls(path, {}, {}, {}, handle)
         text = path.read_text(encoding="utf-8")
         whole = text[: text.rfind("\n") + 1]  # a line cut short by a stop is not read
         lines = whole.splitlines()
@@ -138,11 +142,14 @@ class Journal:
                 )
         results: dict[tuple[str, str], dict[str, Any]] = {}
         baseline: dict[str, float] = {}
+        fingerprint: dict[str, dict[str, str]] = {}
         for number, line in enumerate(lines[1:], start=2):
             try:
                 entry = json.loads(line)
                 if "baseline" in entry:
                     baseline[str(entry["baseline"])] = float(entry["seconds"])
+                elif "fingerprint" in entry:
+                    fingerprint[str(entry["fingerprint"])] = dict(entry["keys"])
                 else:
                     results[(str(entry["result"]["id"]), str(entry["patch"]))] = entry["result"]
             except (json.JSONDecodeError, KeyError, TypeError, ValueError):
@@ -150,7 +157,7 @@ class Journal:
         if len(whole) != len(text):
             with path.open("r+", encoding="utf-8") as cut:
                 cut.truncate(len(whole.encode()))
-        return cls(path, results, baseline, path.open("a", encoding="utf-8"))
+        return cls(path, results, baseline, fingerprint, path.open("a", encoding="utf-8"))
 
     def result(self, mutant_id: str, patch: str) -> dict[str, Any] | None:
         """The recorded result of the mutant ``mutant_id`` with ``patch``, if any."""
@@ -166,6 +173,13 @@ class Journal:
         """Record the unmutated verify's time on ``ruleset``."""
         self.baseline[ruleset] = seconds
         _write(self.handle, {"baseline": ruleset, "seconds": seconds})
+
+    def add_fingerprint(self, fingerprint: Mapping[str, Mapping[str, str]]) -> None:
+        """Record the unmutated model's fingerprint of each ruleset not yet recorded."""
+        for ruleset, keys in fingerprint.items():
+            if ruleset not in self.fingerprint:
+                self.fingerprint[ruleset] = dict(keys)
+                _write(self.handle, {"fingerprint": ruleset, "keys": keys})
 
     def close(self) -> None:
         """Close the file."""

@@ -219,6 +219,19 @@ def baseline_verify(root: Path, ruleset: str, settings: Settings) -> float:
     return took
 
 
+def _fingerprint(
+    root: Path, every: Sequence[str], settings: Settings, kept: Journal | None
+) -> dict[str, dict[str, str]]:
+    """The unmutated model's fingerprint of ``every`` ruleset: the journal's, when it
+    holds all of them, else computed (:func:`baseline_fingerprint`) and kept there."""
+    if kept and all(rid in kept.fingerprint for rid in every):
+        return {rid: kept.fingerprint[rid] for rid in every}
+    got = baseline_fingerprint(root, every, settings)
+    if kept:
+        kept.add_fingerprint(got)
+    return got
+
+
 DEFAULT = Settings()
 """The settings of a run that names none."""
 
@@ -234,8 +247,8 @@ def run(
     and verified (default: all those the mutants' files hold rules of). The unmutated
     verify of each ruleset a mutant needs is run once first (:func:`baseline_verify`).
     With a ``journal`` (:mod:`tricklaw.mutation.journal`) each result is kept there as it
-    is decided, and a mutant (or baseline time) the journal already holds is not run
-    again: a stopped run goes on where it stopped."""
+    is decided, and a mutant (or the unmutated fingerprint or verify time) the journal
+    already holds is not run again: a stopped run goes on where it stopped."""
     from tricklaw.model.rulesets import RULESETS
 
     root = repo_root()
@@ -259,7 +272,7 @@ def run(
             if recorded is not None:
                 result = MutantResult.from_dict(recorded)
             else:
-                base = base or baseline_fingerprint(root, every, settings)
+                base = base or _fingerprint(root, every, settings, kept)
                 result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
                 if kept:
                     kept.add_result(result, mutant.patch)
