@@ -228,6 +228,30 @@ def test_a_bug_in_the_quick_legality_question_fails_the_self_check(
     assert "is_legal says" in detail
 
 
+@pytest.mark.parametrize(
+    ("now", "went"),
+    [
+        ("over(game, info.index - 1, totals)", "went on"),
+        ("over(game, info.index + 2, totals)", "stopped"),
+    ],
+    ids=["late", "early"],
+)
+def test_a_game_that_ends_off_its_end_rule_fails_the_self_check(
+    tmp_path: Path, now: str, went: str
+) -> None:
+    """The round flow asks the end rule with the wrong number of rounds played: the
+    game goes on two rounds too long (or ends a round early), every edition alike. Only
+    the published game vectors caught the late end (a mutant of the whole set's first
+    run); the self-check puts each round's totals to the end rule itself. The unpatched
+    row passes."""
+    script = SELF_CHECK_ROW.format(ruleset="sticheln-1993", players=3)
+    assert run_planted(tmp_path, script)[0] == "pass"
+    was = "over(game, info.index + 1, totals)"
+    status, detail = run_patched(tmp_path, "model/flow.py", was, now, script)
+    assert status == "fail", detail
+    assert went in detail and "end rule" in detail
+
+
 def test_a_trick_judged_on_its_own_that_names_the_wrong_powers_fails_the_self_check(
     tmp_path: Path,
 ) -> None:

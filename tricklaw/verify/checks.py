@@ -260,6 +260,29 @@ def told_trick_problem(ruleset: Ruleset[Any], game: Game, log: RoundLog) -> str:
     return ""
 
 
+def game_end_problem(ruleset: Ruleset[Any], game: Game, state: State[Any]) -> str:
+    """Whether the finished game ``state`` ended exactly when its end rule first says so:
+    after each round the totals so far (summed from the rounds' own scores) and the number
+    of rounds played are put to ``game_over``; it must answer no after every round but
+    the last, yes after the last, and the last totals must be the game's. ``""`` when they
+    agree; else the first round where they do not (the game went on, or stopped early)."""
+    totals = (0,) * game.seats
+    history = state.history
+    for played, log in enumerate(history, start=1):
+        totals = tuple(t + s for t, s in zip(totals, log.scores, strict=True))
+        over = ruleset.game_over(game, played, totals)
+        if over != (played == len(history)):
+            went = "stopped after" if played == len(history) else "went on after"
+            return (
+                f"the game {went} round {played} (totals {list(totals)}), where the end rule "
+                f"says the game is {'over' if over else 'not over'}"
+            )
+    final = list(state.info.totals)
+    if list(totals) != final:
+        return f"the rounds' scores sum to {list(totals)}; the game's totals are {final}"
+    return ""
+
+
 def self_check(ruleset: Ruleset[Any], players: int) -> Result:
     def run() -> tuple[bool, str]:
         game = ruleset.make_game(players)
@@ -272,6 +295,9 @@ def self_check(ruleset: Ruleset[Any], players: int) -> Result:
             again = replay(json.loads(json.dumps(record)))
             if to_record(again, seed) != record:
                 return False, f"seed {seed}: the replayed record differs from the original"
+            problem = game_end_problem(ruleset, game, state)
+            if problem:
+                return False, f"seed {seed}: {problem}"
             for log in state.history:
                 if log.scores != ruleset.recount_scores(game, log):
                     return False, f"seed {seed}, round {log.index + 1}: scores differ from recount"
@@ -289,8 +315,9 @@ def self_check(ruleset: Ruleset[Any], players: int) -> Result:
                 tricks += len(log.tricks)
             rounds += len(state.history)
         return True, (
-            f"{len(SELF_CHECK_SEEDS)} games, {rounds} rounds ({told_rounds} told from their "
-            f"piles and scored again), {tricks} tricks judged again on their own"
+            f"{len(SELF_CHECK_SEEDS)} games, each ended where its end rule says, {rounds} "
+            f"rounds ({told_rounds} told from their piles and scored again), {tricks} tricks "
+            "judged again on their own"
         )
 
     status, secs, detail = _timed(run)
