@@ -31,10 +31,11 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from tricklaw.mutation.verdicts import Settings
 from tricklaw.spec.errors import TricklawError
 
 VERSION = 1
@@ -102,7 +103,7 @@ class Journal:
     handle: TextIO
 
     @classmethod
-    def open(cls, path: Path, source: str, settings: object) -> Journal:
+    def open(cls, path: Path, source: str, settings: Settings) -> Journal:
         """The journal at ``path`` for the tree with digest ``source`` run with
         ``settings`` (see the module docstring); raises :class:`JournalError`, also when
         the file cannot be read or written."""
@@ -114,7 +115,7 @@ class Journal:
             raise JournalError(f"--journal {path}: not a mutation journal (not UTF-8)") from None
 
     @classmethod
-    def _open(cls, path: Path, source: str, settings: object) -> Journal:
+    def _open(cls, path: Path, source: str, settings: Settings) -> Journal:
         head = {"journal": VERSION, "source": source} | _binding(settings)
         if not path.exists() or path.stat().st_size == 0:
             handle = path.open("a", encoding="utf-8")
@@ -163,9 +164,9 @@ class Journal:
         """The recorded result of the mutant ``mutant_id`` with ``patch``, if any."""
         return self.results.get((mutant_id, patch_digest(patch)))
 
-    def add_result(self, result: object, patch: str) -> None:
-        """Record a mutant's result (a dataclass) on disk before going on."""
-        entry = asdict(result)  # type: ignore[call-overload]
+    def add_result(self, entry: dict[str, Any], patch: str) -> None:
+        """Record a mutant's result (its fields, as :func:`dataclasses.asdict` gives them)
+        on disk before going on."""
         self.results[(entry["id"], patch_digest(patch))] = entry
         _write(self.handle, {"result": entry, "patch": patch_digest(patch)})
 
@@ -186,8 +187,8 @@ class Journal:
         self.handle.close()
 
 
-def _binding(settings: object) -> dict[str, Any]:
-    values = {f.name: getattr(settings, f.name) for f in fields(settings)}  # type: ignore[arg-type]
+def _binding(settings: Settings) -> dict[str, Any]:
+    values = asdict(settings)
     return {name: _plain(values[name]) for name in BINDING}
 
 

@@ -275,7 +275,7 @@ def run(
                 base = base or _fingerprint(root, every, settings, kept)
                 result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
                 if kept:
-                    kept.add_result(result, mutant.patch)
+                    kept.add_result(asdict(result), mutant.patch)
             progress(result)
             out.append(result)
     finally:

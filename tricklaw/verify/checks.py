@@ -261,11 +261,12 @@ def told_trick_problem(ruleset: Ruleset[Any], game: Game, log: RoundLog) -> str:
 
 
 def game_end_problem(ruleset: Ruleset[Any], game: Game, state: State[Any]) -> str:
-    """Whether the finished game ``state`` ended exactly when its end rule first says so:
-    after each round the totals so far (summed from the rounds' own scores) and the number
-    of rounds played are put to ``game_over``; it must answer no after every round but
-    the last, yes after the last, and the last totals must be the game's. ``""`` when they
-    agree; else the first round where they do not (the game went on, or stopped early)."""
+    """What is wrong with where the finished game ``state`` ended, if anything: it must
+    end exactly when its end rule first says so. After each round the totals so far
+    (summed from the rounds' own scores) and the number of rounds played are put to
+    ``game_over``, which must answer no after every round but the last and yes after the
+    last; the last totals must be the game's. ``""`` when all agree; else the first
+    round where they do not (the game went on, or stopped early)."""
     totals = (0,) * game.seats
     history = state.history
     for played, log in enumerate(history, start=1):
