@@ -226,6 +226,23 @@ def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -
     assert [list(r) for r in told] == scores  # the round told from its piles (score_piles)
 
 
+def test_a_game_that_never_ends_is_cut_at_the_decision_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A mutant whose rounds never end (a hand that never empties) shows as a round cut
+    at :data:`~tricklaw.mutation.behaviour.DECISIONS_PER_CARD` decisions per card, a
+    behaviour told in seconds; an unmutated game stays well inside the cap."""
+    game = RULESETS["lowhigh"].make_game(3)
+    whole = behaviour._game(game, 1)
+    assert isinstance(whole[1], dict)  # the game's record: it ended inside the cap
+    first = len(whole[1]["rounds"][0]["actions"])  # the first round's decisions
+    monkeypatch.setattr(behaviour, "DECISIONS_PER_CARD", 0)
+    monkeypatch.setattr(behaviour, "DECISIONS_SPARE", first - 2)
+    trace, why = behaviour._game(game, 1)
+    assert why == f"round 1 has no end after {first - 2} decisions"
+    assert trace == whole[0][: first - 1]
+
+
 @pytest.mark.slow
 def test_a_bug_in_the_judge_in_context_is_no_equivalent_mutant(no_verify: list[str]) -> None:
     """Hund's judge in a trick context (``trick_in_context``: the powers a trick assigns

@@ -7,7 +7,8 @@ input (a ruleset, a player count, a reading, and a seeded game, trick or hand) t
 digest of everything the model answers for it:
 
 * **games**: seeded random games (:func:`tricklaw.model.agents.random_states`) to the
-  end (at most :data:`MAX_ROUNDS` rounds): the legal actions at every decision, and the
+  end (at most :data:`MAX_ROUNDS` rounds, each of at most :data:`DECISIONS_PER_CARD`
+  decisions per card of the deck): the legal actions at every decision, and the
   game's JSON record (every action, trick result, round score, the totals and the
   winners), and each finished round's score recounted from its log alone
   (:meth:`Ruleset.recount_scores`: the second count that verify's self-check and the
@@ -69,6 +70,13 @@ ENDINGS = 40
 """Seeded (rounds played, totals) pairs for the game's end and its winners."""
 MAX_ROUNDS = 12
 """A game is followed for at most this many rounds (some readings need never end)."""
+DECISIONS_PER_CARD = 2
+"""A round is followed for at most this many decisions per card of the deck (plus
+:data:`DECISIONS_SPARE`): an unmutated round takes about one per card (one play each,
+and a few choices). A mutant whose round never ends (a hand that never empties) is a
+behaviour, told in seconds, not by a child run's time limit."""
+DECISIONS_SPARE = 16
+"""Decisions a round may take beyond :data:`DECISIONS_PER_CARD` per card (choices)."""
 MAX_COMBINATIONS = 24
 """Every combination of readings up to this many; beyond, one option at a time."""
 NUMERIC_STEP = 2
@@ -137,8 +145,15 @@ def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
 
 def _game(game: Game, seed: int) -> Any:
     trace: list[Any] = []
+    cap = DECISIONS_PER_CARD * len(game.ruleset.deck(game.players, game.options))
+    cap += DECISIONS_SPARE
+    began, rounds = 0, 0  # the decisions before this round, the rounds complete
     try:
         for state in random_states(game, seed, max_rounds=MAX_ROUNDS):
+            if len(state.history) != rounds:
+                began, rounds = len(trace), len(state.history)
+            if len(trace) - began > cap:
+                return [trace, f"round {rounds + 1} has no end after {cap} decisions"]
             if not state.is_terminal():
                 legal = game.ruleset.legal_actions(state)
                 trace.append((state.current, list(legal), _accepted(game, state, legal)))
