@@ -299,3 +299,19 @@ def test_a_step_that_falls_over_is_a_fail_row_and_verify_goes_on(
 
     with pytest.raises(OptionError):
         run.guarded("x", "lowhigh", 3, bad_option)
+
+
+def test_the_shuffle_step_falling_over_is_a_fail_row_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first step (the shuffle vectors, which deal through the model) is guarded like
+    the others: a model that crashes on its first deal fails verify with a report, not a
+    traceback (a mutant of the round's start was a crash of verify itself)."""
+    from tricklaw.verify import run
+
+    def falls() -> Result:
+        raise TypeError("'NoneType' object is not iterable")  # as a mutated deal's would
+
+    monkeypatch.setattr(run, "shuffle_check", falls)
+    results = run.collect(run.Scope(ruleset="lowhigh", fail_fast=True))
+    first = results[0]
+    assert (first.obligation, first.status) == ("shuffle-vectors", FAIL)
+    assert "TypeError" in first.detail and any(r.obligation == "fail-fast" for r in results)

@@ -428,7 +428,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     _check_selection(scope, rulesets)
     directory = prepare(scope.smt2) if scope.smt2 else None
     progress("shuffle vectors")
-    results = [shuffle_check()]
+    results = guarded("shuffle-vectors", "all", None, lambda: [shuffle_check()])
     entries: list[dict[str, Any]] = []
     units = _units(scope, rulesets)
     if scope.fail_fast:
