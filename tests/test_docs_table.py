@@ -222,3 +222,64 @@ def test_the_statistics_games_are_the_references_whichever_engine_plays(
             batch = ext.plot.first_round_scores(game, 12, "batch")
             assert batch == ext.plot.first_round_scores(game, 12, "reference"), game
             assert len(batch) == 12 * players
+
+
+# --- the mutation page --------------------------------------------------------------------
+
+
+def test_the_mutation_page_names_every_mutant_no_obligation_killed(
+    ext: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page counts a checked-in record's results and names, by id, every mutant that
+    is not a strict kill (a survivor, a kill by the vectors alone); the strict kills and
+    the equivalents only in the counts."""
+    from dataclasses import asdict
+
+    from tricklaw.mutation.journal import Journal
+    from tricklaw.mutation.runner import MutantResult
+    from tricklaw.mutation.verdicts import Settings
+
+    page = importlib.import_module("tricklaw_docs.mutation")
+    journal = tmp_path / "run.jsonl"
+    kept = Journal.open(journal, "digest", Settings())
+    failed = ({"obligation": "agree trick", "status": "fail"},)
+    for result in [
+        MutantResult("a.strict", "", "killed", ("x",), ("k",), failed, 1.0, {}, "obligation"),
+        MutantResult("b.vectors", "", "killed", ("x",), ("k",), failed, 1.0, {}, "vectors"),
+        MutantResult("c.survivor", "", "survived", ("x",), ("differs here",), (), 1.0),
+        MutantResult("d.same", "", "equivalent", (), (), (), 1.0),
+    ]:
+        kept.add_result(asdict(result), result.id)
+    kept.add_baseline("x", 12.0)
+    kept.close()
+    records = tmp_path / "mutation"
+    records.mkdir()
+    journal.rename(records / "abc1234.jsonl")
+    monkeypatch.setattr(page, "RECORDS", records)
+    page.gen_mutation(tmp_path / "gen")
+    text = (tmp_path / "gen" / "mutation.md").read_text("utf-8")
+    assert "## The run at commit `abc1234`" in text and "4 mutants decided so far" in text
+    assert "**Score** (killed / behaviour-changing): 66.7 % of 3" in text
+    assert "**strict score**" in text and "33.3 %" in text
+    named = re.findall(r"^\| `([^`]+)` \|", text, re.M)
+    assert named == ["b.vectors", "c.survivor"]
+    assert "differs here" in text and "x 12 s" in text
+
+
+def test_every_checked_in_mutation_record_reads_as_a_journal() -> None:
+    """The records the mutation page shows are journals a run can go on from (named for
+    the commit they were run at), each result decided."""
+    from tricklaw.mutation import verdicts
+    from tricklaw.mutation.journal import read
+
+    decided = {verdicts.KILLED, verdicts.SURVIVED, verdicts.TIMEOUT, verdicts.ERROR}
+    decided |= {verdicts.EQUIVALENT, verdicts.NOT_APPLIED}
+    records = sorted((DOCS / "mutation").glob("*.jsonl"))
+    assert records  # the page would say that no run is checked in
+    for path in records:
+        assert re.fullmatch(r"[0-9a-f]{7,40}", path.stem), path.name
+        got = read(path)
+        assert got.results and not got.fingerprint, path.name
+        for entry in got.results.values():
+            assert entry["status"] in decided
+            assert entry["status"] != "killed" or entry["kind"] in verdicts.KINDS

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from tricklaw.mutation import journal as journal_module
 from tricklaw.mutation import runner
-from tricklaw.mutation.journal import Journal, JournalError, source_digest
+from tricklaw.mutation.journal import Journal, JournalError, main, read, source_digest
 from tricklaw.mutation.mutants import Mutant
 from tricklaw.mutation.runner import IGNORE, MutantResult, run
 from tricklaw.mutation.verdicts import KILLED, Settings
@@ -177,3 +178,48 @@ def test_the_command_line_refuses_a_foreign_journal_in_one_line(
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "--json" in err and "Traceback" not in err
     assert journal.read_text() == "not json\n"
+
+
+def test_a_record_leaves_out_the_fingerprints_and_a_run_goes_on_from_it(
+    fakes: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal, record = tmp_path / "run.jsonl", tmp_path / "record.jsonl"
+    run(MUTANTS[:2], rulesets=["tiny"], journal=journal)
+    assert main([str(journal), str(record)]) == 0
+    assert capsys.readouterr().out.strip() == f"{record}: 2 results, 1 baseline times"
+    kept, whole = read(record), read(journal)
+    assert kept.fingerprint == {} and whole.fingerprint == {"tiny": {"k": "v"}}
+    assert (kept.head, kept.results, kept.baseline) == (whole.head, whole.results, whole.baseline)
+    long = {"obligation": "x", "status": "fail", "traceback": "T" * 5000 + "raised here"}
+    entry = next(iter(whole.results.values())) | {"killed_by": [long] * 40}
+    trimmed = journal_module._trimmed(entry)
+    assert len(trimmed["killed_by"]) == journal_module.RECORD_FAILURES
+    assert trimmed["killed_by"][0]["traceback"].endswith("raised here")
+    assert len(trimmed["killed_by"][0]["traceback"]) == journal_module.RECORD_TRACE
+    assert {k: v for k, v in trimmed.items() if k != "killed_by"} == {
+        k: v for k, v in entry.items() if k != "killed_by"
+    }
+    fakes["calls"] = []
+    again = run(MUTANTS, rulesets=["tiny"], journal=record)
+    assert fakes["calls"] == ["fingerprint", MUTANTS[2].id, MUTANTS[3].id]
+    assert [r.id for r in again] == [m.id for m in MUTANTS]
+
+
+def test_a_record_never_overwrites_its_journal(
+    fakes: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "run.jsonl"
+    run(MUTANTS[:1], rulesets=["tiny"], journal=journal)
+    before = journal.read_bytes()
+    (tmp_path / "no.txt").write_text("plain text\n")
+    for argv, said in [
+        ([str(journal), str(journal)], "would overwrite the input"),
+        ([str(tmp_path / "none.jsonl"), str(tmp_path / "r.jsonl")], "none.jsonl"),
+        ([str(tmp_path / "no.txt"), str(tmp_path / "r2.jsonl")], "not a mutation journal"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and said in err and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 2  # usage and the one line
+    assert journal.read_bytes() == before

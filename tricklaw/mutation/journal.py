@@ -21,6 +21,12 @@ Opening a journal for a run (:meth:`Journal.open`):
   line (:class:`JournalError`), the file left untouched; a journal's results say nothing
   of a different source.
 
+A run too long for one sitting is checked in as a *record* (``python -m
+tricklaw.mutation.journal JOURNAL RECORD``, :func:`write_record`): the journal without the
+unmutated fingerprints, which a run on the same source and settings goes on from like the
+journal itself (it computes the fingerprints again, a minute). The docs' mutation page
+reads the records in ``docs/mutation/``, each named for the commit it was run at.
+
 Hand-written: the standard library's ``json`` and ``os.fsync`` do the work; no library
 keeps an append-only result log keyed by a source digest.
 """
@@ -88,6 +94,52 @@ def patch_digest(patch: str) -> str:
     return hashlib.sha256(patch.encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Contents:
+    """What a journal file holds (:func:`read`)."""
+
+    head: dict[str, Any]
+    """The first line: the format's version, the source's digest, the settings."""
+    results: dict[tuple[str, str], dict[str, Any]]
+    """Each recorded result (as :func:`dataclasses.asdict` gave it), by (id, patch digest)."""
+    baseline: dict[str, float]
+    """The unmutated verify's seconds, by ruleset."""
+    fingerprint: dict[str, dict[str, str]]
+    """The unmutated model's fingerprint, by ruleset."""
+    whole: int
+    """The bytes of its whole lines (a last line cut short by a stop follows them)."""
+
+
+def read(path: Path) -> Contents:
+    """The journal at ``path``; raises :class:`JournalError` for a file that is no
+    journal or holds a line that is no entry (a last line cut short is left out), and
+    ``OSError`` or ``UnicodeDecodeError`` for one that cannot be read."""
+    text = path.read_text(encoding="utf-8")
+    whole = text[: text.rfind("\n") + 1]
+    lines = whole.splitlines()
+    try:
+        first = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        first = None
+    if not isinstance(first, dict) or first.get("journal") != VERSION:
+        raise JournalError(f"--journal {path}: not a mutation journal (version {VERSION})")
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    baseline: dict[str, float] = {}
+    fingerprint: dict[str, dict[str, str]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            entry = json.loads(line)
+            if "baseline" in entry:
+                baseline[str(entry["baseline"])] = float(entry["seconds"])
+            elif "fingerprint" in entry:
+                fingerprint[str(entry["fingerprint"])] = dict(entry["keys"])
+            else:
+                results[(str(entry["result"]["id"]), str(entry["patch"]))] = entry["result"]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            raise JournalError(f"--journal {path}: line {number} is no journal entry") from None
+    return Contents(first, results, baseline, fingerprint, len(whole.encode()))
+
+
 @dataclass
 class Journal:
     """An open journal: the results and baseline times read back, and the file that new
@@ -121,44 +173,24 @@ class Journal:
             handle = path.open("a", encoding="utf-8")
             _write(handle, head)
             return cls(path, {}, {}, {}, handle)
-        text = path.read_text(encoding="utf-8")
-        whole = text[: text.rfind("\n") + 1]  # a line cut short by a stop is not read
-        lines = whole.splitlines()
-        try:
-            first = json.loads(lines[0]) if lines else None
-        except json.JSONDecodeError:
-            first = None
-        if not isinstance(first, dict) or first.get("journal") != VERSION:
-            raise JournalError(f"--journal {path}: not a mutation journal (version {VERSION})")
-        if first.get("source") != source:
+        got = read(path)
+        if got.head.get("source") != source:
             raise JournalError(
                 f"--journal {path}: written for another source tree (digest "
-                f"{str(first.get('source'))[:12]}, this one {source[:12]}); start a new journal"
+                f"{str(got.head.get('source'))[:12]}, this one {source[:12]}); start a new "
+                "journal"
             )
         for name, value in _binding(settings).items():
-            if first.get(name) != value:
+            if got.head.get(name) != value:
                 raise JournalError(
-                    f"--journal {path}: written with {name} = {first.get(name)!r}, this run "
-                    f"has {value!r}; start a new journal"
+                    f"--journal {path}: written with {name} = {got.head.get(name)!r}, this "
+                    f"run has {value!r}; start a new journal"
                 )
-        results: dict[tuple[str, str], dict[str, Any]] = {}
-        baseline: dict[str, float] = {}
-        fingerprint: dict[str, dict[str, str]] = {}
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                entry = json.loads(line)
-                if "baseline" in entry:
-                    baseline[str(entry["baseline"])] = float(entry["seconds"])
-                elif "fingerprint" in entry:
-                    fingerprint[str(entry["fingerprint"])] = dict(entry["keys"])
-                else:
-                    results[(str(entry["result"]["id"]), str(entry["patch"]))] = entry["result"]
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                raise JournalError(f"--journal {path}: line {number} is no journal entry") from None
-        if len(whole) != len(text):
+        if got.whole != path.stat().st_size:  # a line cut short by a stop is not kept
             with path.open("r+", encoding="utf-8") as cut:
-                cut.truncate(len(whole.encode()))
-        return cls(path, results, baseline, fingerprint, path.open("a", encoding="utf-8"))
+                cut.truncate(got.whole)
+        handle = path.open("a", encoding="utf-8")
+        return cls(path, got.results, got.baseline, got.fingerprint, handle)
 
     def result(self, mutant_id: str, patch: str) -> dict[str, Any] | None:
         """The recorded result of the mutant ``mutant_id`` with ``patch``, if any."""
@@ -187,6 +219,64 @@ class Journal:
         self.handle.close()
 
 
+RECORD_FAILURES = 5
+"""A record keeps a kill's first this many failures (a whole run can list a hundred)."""
+RECORD_TRACE = 600
+"""A record keeps the last this many characters of a failure's traceback or stderr."""
+
+
+def write_record(journal: Path, out: Path) -> Contents:
+    """Write ``journal`` to ``out`` without the unmutated fingerprints (megabytes, and a
+    minute to compute again), each kill's failures cut to the first
+    :data:`RECORD_FAILURES` and their tracebacks to the last :data:`RECORD_TRACE`
+    characters (where they were raised): the record of a run to check in, which a run on
+    the same source and settings goes on from like the journal itself. Returns what was
+    written (its ``fingerprint`` empty)."""
+    got = read(journal)
+    results = {key: _trimmed(entry) for key, entry in got.results.items()}
+    with out.open("w", encoding="utf-8") as handle:
+        _write(handle, got.head)
+        for ruleset, seconds in got.baseline.items():
+            _write(handle, {"baseline": ruleset, "seconds": seconds})
+        for (_, patch), entry in results.items():
+            _write(handle, {"result": entry, "patch": patch})
+    return Contents(got.head, results, got.baseline, {}, out.stat().st_size)
+
+
+def _trimmed(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A result as a record keeps it (:func:`write_record`)."""
+    failures = [
+        {k: v[-RECORD_TRACE:] if k in {"traceback", "stderr"} else v for k, v in f.items()}
+        for f in entry.get("killed_by", [])[:RECORD_FAILURES]
+    ]
+    return {**entry, "killed_by": failures}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tricklaw.mutation.journal JOURNAL RECORD``: :func:`write_record`."""
+    import argparse
+
+    from tricklaw.spec.outputs import check_output_file
+
+    p = argparse.ArgumentParser(
+        prog="python -m tricklaw.mutation.journal",
+        description="Write a mutation run's journal without its fingerprints (a record to "
+        "check in, that a run on the same source goes on from).",
+    )
+    p.add_argument("journal", type=Path, help="the journal (--journal of the run)")
+    p.add_argument("record", type=Path, help="the record to write")
+    args = p.parse_args(argv)
+    try:
+        check_output_file(str(args.record), "RECORD", "the record", [str(args.journal)])
+        got = write_record(args.journal, args.record)
+    except (OSError, UnicodeDecodeError) as exc:
+        p.error(f"{args.journal}: {getattr(exc, 'strerror', None) or exc}")
+    except TricklawError as exc:
+        p.error(str(exc))
+    print(f"{args.record}: {len(got.results)} results, {len(got.baseline)} baseline times")
+    return 0
+
+
 def _binding(settings: Settings) -> dict[str, Any]:
     values = asdict(settings)
     return {name: _plain(values[name]) for name in BINDING}
@@ -201,3 +291,7 @@ def _write(handle: TextIO, entry: Mapping[str, Any]) -> None:
     handle.write(json.dumps(entry, sort_keys=True) + "\n")
     handle.flush()
     os.fsync(handle.fileno())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -24,11 +24,12 @@ Generated pages
 
 On ``builder-inited`` the extension writes ``docs/generated/`` (ignored by git): one
 page per ruleset, the disputes register (with a simulation), the traceability
-matrix, the CLI reference, the API reference, highlighted source pages with line
-anchors, and the score-distribution plot. Files are rewritten only when their
-content changes. Every per-ruleset part takes a ruleset id and serves any ruleset of
-:data:`tricklaw.model.rulesets.RULESETS`, a plug-in's included; a ruleset's page is a
-pure function of its id (:func:`.rulesets.ruleset_page`), callable without Sphinx.
+matrix, the mutation score (from the checked-in runs), the CLI reference, the API
+reference, highlighted source pages with line anchors, and the score-distribution plot.
+Files are rewritten only when their content changes. Every per-ruleset part takes a
+ruleset id and serves any ruleset of :data:`tricklaw.model.rulesets.RULESETS`, a
+plug-in's included; a ruleset's page is a pure function of its id
+(:func:`.rulesets.ruleset_page`), callable without Sphinx.
 
 Modules
 -------
@@ -44,7 +45,8 @@ Modules
 ``actions`` (every action kind), ``log_example`` (the oracle page's log), ``protocol``
 (the oracle's methods and their schemas),
 ``trick_intro`` ("How a trick is won"), ``rulesets``, ``disputes`` (with ``simulation``),
-``matrix``, ``bounds``, ``reference`` (CLI and API), ``sources``, ``plot`` (and the palettes table)
+``matrix``, ``bounds``, ``mutation``, ``reference`` (CLI and API), ``sources``, ``plot``
+(and the palettes table)
     One generated page (or include) each.
 ``page``
     The page for players (:mod:`tricklaw.page`), built into ``page/`` of the HTML output.
@@ -66,6 +68,7 @@ from .disputes import gen_disputes
 from .docstrings import link_docstring_ids, resolve_short_py_names
 from .log_example import gen_log_example
 from .matrix import gen_matrix
+from .mutation import gen_mutation
 from .page import build_site_page
 from .plot import gen_palettes, gen_plot
 from .protocol import gen_protocol
@@ -96,6 +99,7 @@ def generate(app: Sphinx) -> None:
     gen_log_example(gen)
     gen_protocol(gen)
     gen_sources(gen)
+    gen_mutation(gen)
     t_disputes = gen_disputes(gen)
     t_bounds = gen_bounds(gen)
     t_plot = gen_plot(gen, app.config.tricklaw_plot_rounds, app.config.tricklaw_plot_engine)
