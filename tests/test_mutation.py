@@ -185,6 +185,32 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path, no_verify: li
     assert no_verify == ["lowhigh"]
 
 
+def test_a_mutant_is_fingerprinted_only_until_it_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutated model's fingerprint stops at the first
+    :data:`~tricklaw.mutation.behaviour.WITNESSES` inputs that differ from the unmutated
+    one (in order); only an equivalent one is computed whole, and then an input of the
+    unmutated fingerprint it never came to differs too."""
+    model = [(f"k{i}", "v") for i in range(100)]
+    computed: list[str] = []
+
+    def entries(_: object) -> Any:
+        for key, value in model:
+            computed.append(key)
+            yield key, value
+
+    monkeypatch.setattr(behaviour, "entries", entries)
+    base = dict(model)
+    assert behaviour.differing(RULESETS["lowhigh"], base) == [] and len(computed) == 100
+    for key in ("k10", "k20", "k30", "k40"):
+        base[key] = "other"
+    computed.clear()
+    assert behaviour.differing(RULESETS["lowhigh"], base) == ["k10", "k20", "k30"]
+    assert computed[-1] == "k30"  # it stopped there
+    computed.clear()
+    gone = dict(model) | {"k100": "v"}  # an input the mutant never came to
+    assert behaviour.differing(RULESETS["lowhigh"], gone) == ["k100"] and len(computed) == 100
+
+
 def test_the_fingerprint_reads_each_sub_option_where_it_acts() -> None:
     """An option that acts only with another option's value (``acts_with``: Hund's set
     options, with designation sets) is fingerprinted there, also where the readings are

@@ -36,8 +36,11 @@ those again with each numeric option at another value (:func:`numeric_variants`)
 every decision of a game, the actions :meth:`Ruleset.is_legal` accepts are recorded
 beside the legal ones.
 
-Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` (the runner does,
-with the mutated copy of the source first on ``PYTHONPATH``).
+Run as ``python -m tricklaw.mutation.behaviour OUT.json [RULESET...]`` for the whole
+fingerprint (the runner does, for the unmutated model), or with ``--against BASE.json``
+first for the inputs on which a model differs from it (the runner does, with a mutant's
+copy of the source first on ``PYTHONPATH``: :func:`differing`, which stops at the first
+:data:`WITNESSES`).
 """
 
 from __future__ import annotations
@@ -232,10 +235,9 @@ def _endings(game: Game, rng: random.Random) -> Iterator[tuple[str, Any]]:
         yield f"end with {totals}", repr((over, won))
 
 
-def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
-    """Input key -> digest of the model's answers, for every player count and reading
-    combination of ``ruleset`` (see the module docstring)."""
-    out: dict[str, str] = {}
+def entries(ruleset: Ruleset[Any]) -> Iterator[tuple[str, str]]:
+    """(input key, digest of the model's answers) for every player count and reading
+    combination of ``ruleset`` (see the module docstring), in a fixed order."""
     for players in ruleset.player_counts:
         combined = [{**r, **n} for n in numeric_variants(ruleset) for r in readings(ruleset)]
         for reading in readings(ruleset) + combined:
@@ -244,18 +246,44 @@ def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
             try:
                 game = ruleset.make_game(players, reading)
             except Exception as exc:
-                out[f"{where} make_game"] = f"raised {type(exc).__name__}"
+                yield f"{where} make_game", f"raised {type(exc).__name__}"
                 continue
             for seed in range(1, GAMES + 1):
-                out[f"{where} game seed {seed}"] = _digest(_game(game, seed))
+                yield f"{where} game seed {seed}", _digest(_game(game, seed))
             rng = random.Random(f"{where}")
             for key, value in _tricks(game, rng, where):
-                out[f"{where} {key}"] = _digest(value)
+                yield f"{where} {key}", _digest(value)
             for key, value in _hands(game, rng):
-                out[f"{where} {key}"] = _digest(value)
+                yield f"{where} {key}", _digest(value)
             for key, value in _endings(game, rng):
-                out[f"{where} {key}"] = _digest(value)
-    return out
+                yield f"{where} {key}", _digest(value)
+
+
+def fingerprint(ruleset: Ruleset[Any]) -> dict[str, str]:
+    """Input key -> digest of the model's answers (:func:`entries`): the whole
+    fingerprint, as the unmutated model's is kept."""
+    return dict(entries(ruleset))
+
+
+WITNESSES = 3
+"""A mutated model's fingerprint is followed until this many inputs differ."""
+
+
+def differing(ruleset: Ruleset[Any], base: Mapping[str, str]) -> list[str]:
+    """The input keys on which ``ruleset``'s model differs from the fingerprint ``base``,
+    in order, up to :data:`WITNESSES` of them: the fingerprint is computed only until
+    that many differ (a behaviour-changing mutant is told in seconds; only an equivalent
+    one is fingerprinted whole), and a whole one also differs on each key of ``base`` it
+    never came to (:func:`differences`)."""
+    seen: dict[str, str] = {}
+    found: list[str] = []
+    for key, value in entries(ruleset):
+        seen[key] = value
+        if base.get(key) != value:
+            found.append(key)
+            if len(found) >= WITNESSES:
+                return found
+    return differences(base, seen)[:WITNESSES]
 
 
 def differences(base: Mapping[str, str], other: Mapping[str, str]) -> list[str]:
@@ -267,12 +295,24 @@ def differences(base: Mapping[str, str], other: Mapping[str, str]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     """``OUT.json [RULESET...]``: write ``{ruleset id: fingerprint}`` (every ruleset
-    when none is named, plug-ins included)."""
+    when none is named, plug-ins included). ``--against BASE.json OUT.json [RULESET...]``:
+    write ``{ruleset id: [the keys that differ from BASE's fingerprint]}``
+    (:func:`differing`)."""
     from tricklaw.plugins import load_plugins
 
     load_plugins()
+    base: dict[str, dict[str, str]] | None = None
+    if argv[:1] == ["--against"]:
+        with open(argv[1], encoding="utf-8") as fh:
+            base = json.load(fh)
+        argv = argv[2:]
     out_path, *ids = argv
-    result = {rid: fingerprint(RULESETS[rid]) for rid in (ids or list(RULESETS))}
+    every = ids or list(RULESETS)
+    result: dict[str, Any] = (
+        {rid: fingerprint(RULESETS[rid]) for rid in every}
+        if base is None
+        else {rid: differing(RULESETS[rid], base.get(rid, {})) for rid in every}
+    )
     with open(out_path, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     return 0

@@ -5,10 +5,11 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
 1. copy the repository (:func:`copy_tree`) and apply the mutant's patch (``patch -p1``);
    a patch that does not apply is ``not-applied``;
 2. fingerprint the mutated model (:mod:`tricklaw.mutation.behaviour`, in a process with
-   the copy first on ``PYTHONPATH``) for the rulesets the changed files hold rules of, and
-   compare with the unmutated model's fingerprint. No difference: ``equivalent`` (no
+   the copy first on ``PYTHONPATH``) for the rulesets the changed files hold rules of,
+   comparing it with the unmutated model's fingerprint as it goes (:func:`differing`:
+   it stops at the first few inputs that differ). No difference: ``equivalent`` (no
    behaviour change on any legal input tried; verify is not asked unless
-   ``verify_equivalent``). A difference is the mutant's witness;
+   ``verify_equivalent``). The differences are the mutant's witness;
 3. run ``tricklaw verify RULESET --jobs N --fail-fast --json ...``
    (:data:`~tricklaw.mutation.verdicts.VERIFY`) on the copy for each ruleset whose
    behaviour changed, until one fails: ``killed``,
@@ -38,7 +39,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tricklaw.mutation.behaviour import differences
 from tricklaw.mutation.journal import Journal, source_digest
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
 from tricklaw.mutation.verdicts import (
@@ -114,15 +114,38 @@ def behaviour(
     tree: Path, rulesets: Sequence[str], settings: Settings
 ) -> dict[str, dict[str, str]] | str:
     """The fingerprint of the model in ``tree`` for ``rulesets``, or why there is none."""
+    got = _behaviour_run(tree, rulesets, settings)
+    return got if isinstance(got, str) else {rid: dict(keys) for rid, keys in got.items()}
+
+
+def differing(
+    tree: Path, baseline: Mapping[str, Mapping[str, str]], settings: Settings
+) -> dict[str, list[str]] | str:
+    """The inputs on which the model in ``tree`` differs from ``baseline`` (each of its
+    rulesets: :func:`tricklaw.mutation.behaviour.differing`, the first few only), or why
+    there are none to tell."""
+    against = tree.parent / "baseline.json"
+    against.write_text(json.dumps(baseline), encoding="utf-8")
+    got = _behaviour_run(tree, list(baseline), settings, against)
+    return got if isinstance(got, str) else {rid: list(keys) for rid, keys in got.items()}
+
+
+def _behaviour_run(
+    tree: Path, rulesets: Sequence[str], settings: Settings, against: Path | None = None
+) -> dict[str, Any] | str:
+    """``python -m tricklaw.mutation.behaviour [--against BASE] OUT RULESET...`` on
+    ``tree``: what it wrote, or why it wrote nothing."""
     out = tree.parent / "behaviour.json"
-    command = [sys.executable, "-m", "tricklaw.mutation.behaviour", str(out), *rulesets]
+    command = [sys.executable, "-m", "tricklaw.mutation.behaviour"]
+    command += ["--against", str(against)] if against else []
+    command += [str(out), *rulesets]
     try:
         code, err = call(command, tree, settings, settings.behaviour_limit)
     except TimeoutError:
         return "the fingerprint run timed out"
     if code != 0 or not out.exists():
         return "the model failed: " + (err.strip().splitlines() or [""])[-1][-300:]
-    data: dict[str, dict[str, str]] = json.loads(out.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return data
 
 
@@ -154,16 +177,12 @@ def run_mutant(
         if problem is not None:
             return MutantResult(mutant.id, mutant.description, NOT_APPLIED, witness=(problem,))
         scope = [rid for rid in affected(mutant, files, list(baseline)) if rid in baseline]
-        got = behaviour(tree, scope, settings)
+        got = differing(tree, {rid: baseline[rid] for rid in scope}, settings)
         if isinstance(got, str):
             changed, witness = scope, [got]
         else:
-            changed, witness = [], []
-            for rid in scope:
-                diff = differences(baseline.get(rid, {}), got.get(rid, {}))
-                if diff:
-                    changed.append(rid)
-                    witness += diff[:3]
+            changed = [rid for rid in scope if got.get(rid)]
+            witness = [key for rid in changed for key in got[rid]]
         status = EQUIVALENT if not changed else SURVIVED
         killed_by: list[dict[str, str]] = []
         seconds: dict[str, float] = {}
