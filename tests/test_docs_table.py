@@ -243,11 +243,13 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
     journal = tmp_path / "run.jsonl"
     kept = Journal.open(journal, "digest", Settings())
     failed = ({"obligation": "agree trick", "status": "fail"},)
+    gave_up = ({"obligation": "equivalence", "status": "unknown"},)
     for result in [
         MutantResult("a.strict", "", "killed", ("x",), ("k",), failed, 1.0, {}, "obligation"),
         MutantResult("b.vectors", "", "killed", ("x",), ("k",), failed, 1.0, {}, "vectors"),
         MutantResult("c.survivor", "", "survived", ("x",), ("differs here",), (), 1.0),
         MutantResult("d.same", "", "equivalent", (), (), (), 1.0),
+        MutantResult("e.gave-up", "", "killed", ("x",), ("k",), gave_up, 1.0, {}, "obligation"),
     ]:
         kept.add_result(asdict(result), result.id)
     kept.add_baseline("x", 12.0)
@@ -258,11 +260,12 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
     monkeypatch.setattr(page, "RECORDS", records)
     page.gen_mutation(tmp_path / "gen")
     text = (tmp_path / "gen" / "mutation.md").read_text("utf-8")
-    assert "## The run at commit `abc1234`" in text and "4 mutants decided so far" in text
-    assert "**Score** (killed / behaviour-changing): 66.7 % of 3" in text
-    assert "**strict score**" in text and "33.3 %" in text
+    assert "## The run at commit `abc1234`" in text and "5 mutants decided so far" in text
+    assert "**Score** (killed / behaviour-changing): 75.0 % of 4" in text
+    assert "**strict score**" in text and "50.0 %" in text
     named = re.findall(r"^\| `([^`]+)` \|", text, re.M)
-    assert named == ["b.vectors", "c.survivor"]
+    assert named == ["b.vectors", "c.survivor", "e.gave-up"]
+    assert "obligation, only unknown" in text
     assert "differs here" in text and "x 12 s" in text
 
 

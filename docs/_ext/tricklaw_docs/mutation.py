@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tricklaw.mutation.runner import MutantResult
+
 from .markdown import md_escape, write
 
 RECORDS = Path(__file__).resolve().parents[2] / "mutation"
@@ -19,12 +21,22 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f} %"
 
 
+def _undecided(result: MutantResult) -> bool:
+    """Whether a kill rests only on proofs the solver left ``unknown`` (it gave up, which
+    a loaded machine can cause): the strict score counts it, the page names it too."""
+    rows = result.killed_by
+    return (
+        result.status == "killed" and bool(rows) and all(r.get("status") == "unknown" for r in rows)
+    )
+
+
 def record_section(path: Path) -> list[str]:
     """The section of one record: the counts, the scores, and every result that is not a
-    kill the strict score counts (survivors, time-outs, errors and the other kills) by
-    name, with what killed it or where it differed."""
+    kill the strict score counts (survivors, time-outs, errors and the other kills), or
+    is one only by a solver's ``unknown``, by name, with what killed it or where it
+    differed."""
     from tricklaw.mutation.journal import read
-    from tricklaw.mutation.runner import MutantResult, summary
+    from tricklaw.mutation.runner import summary
     from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, NOT_APPLIED, STRICT_KINDS
 
     got = read(path)
@@ -66,7 +78,7 @@ def record_section(path: Path) -> list[str]:
         r
         for r in results
         if r.status not in {EQUIVALENT, NOT_APPLIED}
-        and not (r.status == KILLED and r.kind in STRICT_KINDS)
+        and not (r.status == KILLED and r.kind in STRICT_KINDS and not _undecided(r))
     ]
     out += ["", "### Not killed by an obligation", ""]
     if not rest:
@@ -80,9 +92,8 @@ def record_section(path: Path) -> list[str]:
             first = r.killed_by[0] if r.killed_by else {}
             what = ": ".join(v for v in (first.get("obligation"), first.get("detail")) if v)
             what = what or (r.witness[0] if r.witness else "")
-            out.append(
-                f"| `{r.id}` | {r.status} | {md_escape(r.kind or '-')} | {md_escape(what[:160])} |"
-            )
+            how = f"{r.kind}, only unknown" if _undecided(r) else r.kind or "-"
+            out.append(f"| `{r.id}` | {r.status} | {md_escape(how)} | {md_escape(what[:160])} |")
         out.append("")
     return out
 
@@ -103,7 +114,9 @@ def gen_mutation(gen: Path) -> None:
         "({py:mod}`tricklaw.mutation.runner`). The **score** counts every kill; the **strict "
         "score** only the kills of verify's obligations (not the mutated model's own "
         "exceptions, nor the published vectors alone; {py:mod}`tricklaw.mutation.verdicts`). "
-        "Every behaviour-changing mutant must be killed.",
+        "Every behaviour-changing mutant must be killed. Each record names the mutants no "
+        "obligation killed, and the kills that rest only on proofs the solver left "
+        "`unknown` (it gave up; a loaded machine can cause that).",
         "",
         "A whole run takes hours, so it is run apart and checked in here, one record per "
         "commit it was run at ({py:func}`tricklaw.mutation.journal.write_record`).",
