@@ -246,10 +246,14 @@ def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -
     assert again == tricks  # seeded
     lowhigh = RULESETS["lowhigh"].make_game(3)
     assert all(" in None" in k for k, _ in behaviour._tricks(lowhigh, random.Random(1), "x"))
-    trace, record, recounts, told = behaviour._game(game, 1)
+    trace, record, recounts, told, contexts = behaviour._game(game, 1)
     scores = [r["scores"] for r in record["rounds"]]
     assert trace and [list(r) for r in recounts] == scores
     assert [list(r) for r in told] == scores  # the round told from its piles (score_piles)
+    for (before, again), log in zip(contexts, record["rounds"], strict=True):
+        assert len(before) == len(log["tricks"]) + 1 and len(again) == len(log["tricks"])
+        # each trick judged again in its told context leaves the next trick's powers
+        assert [left for _, left in again] == [{"powers": c["powers"]} for c in before[1:]]
 
 
 def test_a_game_that_never_ends_is_cut_at_the_decision_cap(

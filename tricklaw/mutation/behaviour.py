@@ -16,7 +16,9 @@ digest of everything the model answers for it:
   such as The Last's ``face_down``, is a behaviour, not an equivalent mutant), and
   scored again as a table tells it (:meth:`Ruleset.told_round` to
   :meth:`Ruleset.score_piles`, the page's scoring, which verify's self-check also holds
-  to the played score);
+  to the played score), and the trick contexts its log tells and its tricks leave
+  (:meth:`Ruleset.told_tricks`, :meth:`Ruleset.context_left`: Hund's powers, in which the
+  self-check judges each trick again);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
   from the whole deck and from narrow pools of one or two values, where ties are likely),
   for games with no automatic seats: :meth:`Ruleset.judge_trick`, in a seeded trick
@@ -137,6 +139,19 @@ def _told_score(game: Game, log: RoundLog) -> tuple[int, ...] | None:
     return None if told is None else game.ruleset.score_piles(game, *told)
 
 
+def _told_contexts(game: Game, log: RoundLog) -> list[Any]:
+    """The trick contexts a finished round's log tells (:meth:`Ruleset.told_tricks`), and
+    each trick judged again in its told context with the context its facts then name
+    (:meth:`Ruleset.context_left`): what verify's self-check judges every trick in."""
+    told = game.ruleset.told_tricks(game, log)
+    again = []
+    for (_, played), context in zip(log.tricks, told, strict=False):
+        judged = _answer(game.ruleset.judge_trick, game, played.cards, context)
+        left = _answer(game.ruleset.context_left, game, judged)
+        again.append([repr(judged), left])
+    return [told, again]
+
+
 def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
     """The actions :meth:`Ruleset.is_legal` accepts (the check a log's or an engine's
     action meets) among the ones the model's invariants ask it about
@@ -162,7 +177,8 @@ def _game(game: Game, seed: int) -> Any:
                 trace.append((state.current, list(legal), _accepted(game, state, legal)))
         recounts = [_answer(game.ruleset.recount_scores, game, log) for log in state.history]
         told = [_answer(_told_score, game, log) for log in state.history]
-        return [trace, to_record(state, seed), recounts, told]
+        contexts = [_answer(_told_contexts, game, log) for log in state.history]
+        return [trace, to_record(state, seed), recounts, told, contexts]
     except Exception as exc:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
 
