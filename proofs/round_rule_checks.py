@@ -1,24 +1,36 @@
 """The model held to each round rule (:mod:`tricklaw.proofs.round_rules`) on sampled rounds.
 
 For each rule of a ruleset at a player count where it applies, and each combination of
-the readings it reads, :data:`ROUNDS` finished rounds of seeded random games of the
-model are read: the rule's inputs become constraints, and one incremental Z3 solver
-checks that the rule under them is satisfiable (so no check is vacuous) and that no
-outcome other than the model's satisfies it (so the model's is the rule's one answer).
+the readings it reads, finished rounds of seeded random games of the model are read:
+:data:`ROUNDS` under the other options' defaults, then :data:`VARIANT_ROUNDS` under each
+other value of every other option on its own (:func:`variants`; with the values it acts
+with), since an option the rule does not read can still decide which of its cases a
+round meets (Hund's Lead goes to no suit only when two designation sets may name one
+suit). The rule's inputs become constraints, and one incremental Z3 solver checks that
+the rule under them is satisfiable (so no check is vacuous) and that no outcome other
+than the model's satisfies it (so the model's is the rule's one answer).
+
+Each case of the rule (an assertion ``premise => ...`` whose premise is stated over the
+inputs alone) must be met by some round: a case no round meets is left unchecked, and
+the row says so and fails (``fail``, naming the clause and the premise), so that a rule
+can never pass on a sample that never asks it the question.
+
 The row (``rule NAME``) is ``pass`` (a sample, never ``proved``) when every round
-agrees, a ``counterexample`` naming the round (seed and round), its inputs, and the
-model's answer otherwise, ``unknown`` when Z3 does not answer.
+agrees and every case is met, a ``counterexample`` naming the round (options, seed and
+round), its inputs, and the model's answer when a round disagrees, ``unknown`` when Z3
+does not answer.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import z3
 
 from tricklaw.model.agents import play_random_game, random_states
+from tricklaw.model.options import OptionValue
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, RoundLog
 from tricklaw.proofs.combinations import reading_combinations, with_deck_variants
@@ -27,10 +39,14 @@ from tricklaw.proofs.equivalence import deck_difference
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
-from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
+from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN, Tracked
+from tricklaw.proofs.statuses import FAIL
+from tricklaw.spec.errors import OptionError
 
 ROUNDS = 24
-"""Seeded random rounds per rule, player count and reading."""
+"""Seeded random rounds per rule, player count and reading, under the defaults."""
+VARIANT_ROUNDS = 4
+"""Seeded random rounds under each other value of each other option (:func:`variants`)."""
 
 
 def rounds(game: Game, count: int) -> Iterator[tuple[str, tuple[RoundLog, ...]]]:
@@ -54,32 +70,114 @@ def values(rule: RoundRule, game: Game, logs: tuple[RoundLog, ...]) -> dict[str,
     return out
 
 
+def variants(ruleset: Ruleset[Any], game: Game, fixed: Collection[str]) -> list[tuple[str, Game]]:
+    """The games a round rule's rounds are drawn from, each with a label: ``game``, then
+    ``game`` with each other value of each option not in ``fixed`` (the readings the
+    rule reads, the options it plays under, verify's ``--option``), on its own and with
+    the values it acts with (``OptionSpec.acts_with``), where those are not fixed.
+    Integer options are house parameters and not varied; a value the game refuses at
+    this player count (an ``OptionError``) is left out."""
+    out = [("defaults", game)]
+    for spec in ruleset.option_specs:
+        if spec.name in fixed or not spec.choices:
+            continue
+        acting = {k: v for k, v in spec.acts_with if game.options[k] != v}
+        if any(k in fixed for k in acting):
+            continue  # the values it acts with are fixed otherwise: it changes nothing
+        for value in spec.choices:
+            if value == game.options[spec.name]:
+                continue
+            changed: dict[str, OptionValue] = {**game.options.as_dict(), **acting, spec.name: value}
+            try:
+                out.append(
+                    (_label(acting, spec.name, value), ruleset.make_game(game.players, changed))
+                )
+            except OptionError:
+                continue
+    return out
+
+
+def _label(acting: Mapping[str, OptionValue], name: str, value: str) -> str:
+    return ", ".join(f"{k}={v}" for k, v in {**acting, name: value}.items())
+
+
+def sampled_rounds(
+    variants: Sequence[tuple[str, Game]],
+) -> Iterator[tuple[str, Game, tuple[RoundLog, ...]]]:
+    """:data:`ROUNDS` rounds of the first of ``variants`` then :data:`VARIANT_ROUNDS` of
+    each other, each named (options, seed and round) with its game and the game's rounds
+    up to it."""
+    for at, (label, game) in enumerate(variants):
+        for name, logs in rounds(game, VARIANT_ROUNDS if at else ROUNDS):
+            yield (f"{label}: {name}" if at else name), game, logs
+
+
+Case = tuple[str, z3.BoolRef]
+"""A case of a rule: the clause of an assertion ``premise => ...`` and its premise."""
+
+
+def cases(tracked: Sequence[Tracked], inputs: Mapping[str, z3.ArithRef]) -> list[Case]:
+    """The cases of a rule's assertions: each implication whose premise mentions only
+    the rule's inputs (so each round meets it or not)."""
+    known = {v.get_id() for v in inputs.values()}
+    out = []
+    for t in tracked:
+        if not z3.is_implies(t.formula):
+            continue
+        premise = t.formula.arg(0)
+        if all(c.get_id() in known for c in _constants(premise)):
+            out.append((t.clause, premise))
+    return out
+
+
+def _constants(expr: z3.ExprRef) -> list[z3.ExprRef]:
+    """The uninterpreted constants ``expr`` mentions."""
+    seen: dict[int, z3.ExprRef] = {}
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            seen[e.get_id()] = e
+        todo.extend(e.children())
+    return list(seen.values())
+
+
+def meets(premise: z3.BoolRef, pairs: Sequence[tuple[z3.ArithRef, z3.ArithRef]]) -> bool:
+    """Whether the round whose inputs are ``pairs`` (variable, value) meets ``premise``."""
+    return bool(z3.is_true(z3.simplify(z3.substitute(premise, *pairs))))
+
+
 Checked = tuple[str, str, dict[str, Any], tuple[str, ...]]
 
 
-def check_rule(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
-    """(status, detail, witness, the rule's clauses) of ``rule`` on :data:`ROUNDS` rounds
-    of ``game``; a model that raises while playing them is a counterexample."""
+def check_rule(rule: RoundRule, games: Sequence[tuple[str, Game]], timeout_ms: int) -> Checked:
+    """(status, detail, witness, the rule's clauses) of ``rule`` on the rounds of
+    ``games`` (:func:`sampled_rounds`); a model that raises while playing them is a
+    counterexample."""
     try:
-        return _check_rounds(rule, game, timeout_ms)
+        return _check_rounds(rule, games, timeout_ms)
     except Exception as exc:  # the model failing to play its own game
         witness = {"raised": repr(exc)}
         return COUNTEREXAMPLE, f"the model raised {exc!r} in a seeded game", witness, ()
 
 
-def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
+def _check_rounds(rule: RoundRule, games: Sequence[tuple[str, Game]], timeout_ms: int) -> Checked:
     """:func:`check_rule`, without catching the model's exceptions."""
+    game = games[0][1]
     out = z3.Int(f"{rule.name}_outcome")
     names = sorted(values(rule, game, next(rounds(game, 1))[1]))
     inputs = {n: z3.Int(f"{rule.name}_{n}") for n in names}
     tracked = rule.rule(game, inputs, out)
     clauses = tuple(sorted({t.clause for t in tracked}))
+    unmet = cases(tracked, inputs)
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(*[t.formula for t in tracked])
     checked = 0
-    for name, logs in rounds(game, ROUNDS):
+    for name, game, logs in sampled_rounds(games):
         given = values(rule, game, logs)
+        pairs = [(inputs[k], z3.IntVal(v)) for k, v in given.items()]
+        unmet = [(c, p) for c, p in unmet if not meets(p, pairs)]
         want = rule.model(game, logs[-1])
         solver.push()
         solver.add(*[inputs[k] == v for k, v in given.items()])
@@ -102,8 +200,17 @@ def _check_rounds(rule: RoundRule, game: Game, timeout_ms: int) -> Checked:
                 else "the model's answer is not the rule's"
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
-    detail = f"{checked} seeded random rounds: the model's answer is the rule's only one"
-    return "pass", detail, {}, clauses
+    sample = f"{checked} seeded random rounds under {len(games)} sets of options"
+    if unmet:
+        told = "; ".join(f"{c}: {p}" for c, p in unmet)
+        detail = f"{sample}: no round meets the case {told}, so the rule is unchecked there"
+        return FAIL, detail, {"unmet": [f"{c}: {p}" for c, p in unmet]}, clauses
+    return (
+        "pass",
+        f"{sample}: the model's answer is the rule's only one, in every case",
+        {},
+        clauses,
+    )
 
 
 def rule_results(
@@ -118,7 +225,8 @@ def rule_results(
         for readings in reading_combinations(ruleset, rule.readings, chosen):
             start = time.perf_counter()
             game = ruleset.make_game(players, {**chosen, **rule.options, **readings})
-            status, detail, witness, clauses = check_rule(rule, game, timeout_ms)
+            games = variants(ruleset, game, {*chosen, *rule.options, *readings})
+            status, detail, witness, clauses = check_rule(rule, games, timeout_ms)
             named = {**{k: v for k, v in rule.options.items() if k in names}, **readings}
             out.append(
                 Result(

@@ -27,6 +27,7 @@ from tricklaw.proofs import (
 from tricklaw.proofs.bounds import held
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.round_rules import ROUND_RULES
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED
 
 clause = pytest.mark.clause
@@ -282,6 +283,62 @@ def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(tmp_path: Path)
     )
     assert bad[0] == COUNTEREXAMPLE
     assert "seed" in bad[1]["round"] and bad[1]["model"] != bad[1]["rule"]
+
+
+@clause("HUND-POWER-5")
+def test_a_lead_decider_that_names_a_seat_when_lead_went_to_no_suit_is_caught(
+    tmp_path: Path,
+) -> None:
+    """Lead goes to no suit only when two designation sets may name one suit, an option
+    the rule does not read: the rounds of that variant carry the case (planted: seat 0
+    decides then)."""
+    bad = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.hund import ruleset as hund_ruleset
+        from tricklaw.proofs import round_rule_checks
+
+        real = hund_ruleset.lead_decider
+
+        def seat_zero(taken, holders, rules, **kw):
+            return 0 if len(holders) <= 4 else real(taken, holders, rules, **kw)
+
+        hund_ruleset.lead_decider = seat_zero
+        rows = round_rule_checks.rule_results(get_ruleset("hund"), 3, {}, 30_000)
+        print(json.dumps([[r.status, r.witness] for r in rows]))
+        """,
+    )
+    assert {status for status, _ in bad} == {COUNTEREXAMPLE}
+    assert all("set-suits=any" in witness["round"] for _, witness in bad), bad
+
+
+def test_a_case_no_sampled_round_meets_fails_the_rule() -> None:
+    """Drawn under the defaults alone, no Hund round leaves Lead unassigned: the case of
+    HUND-POWER-5 is unchecked, and the row says so instead of passing."""
+    hund = get_ruleset("hund")
+    (rule,) = ROUND_RULES.get("hund")
+    game = hund.make_game(3, {"lead-tie": "nobody"})
+    status, detail, witness, _ = round_rule_checks.check_rule(rule, [("defaults", game)], TIMEOUT)
+    assert status == "fail"
+    assert "HUND-POWER-5" in detail and "assigned == 0" in detail
+    assert witness["unmet"] == [u for u in witness["unmet"] if u.startswith("HUND-POWER-5")]
+
+
+def test_rule_rounds_vary_every_option_the_rule_does_not_read() -> None:
+    hund = get_ruleset("hund")
+    game = hund.make_game(3, {"lead-tie": "nobody"})
+    labels = [label for label, _ in round_rule_checks.variants(hund, game, {"lead-tie"})]
+    assert labels[0] == "defaults"
+    assert "designation-mode=sets, set-suits=any" in labels
+    assert not any("lead-tie" in label for label in labels)
+    # a sub-option whose parent value is fixed otherwise changes nothing: not varied
+    fixed = round_rule_checks.variants(hund, game, {"lead-tie", "designation-mode"})
+    assert not any("set-suits" in label for label, _ in fixed)
+    sets = hund.make_game(3, {"lead-tie": "nobody", "designation-mode": "sets"})
+    fixed = round_rule_checks.variants(hund, sets, {"lead-tie", "designation-mode"})
+    assert "set-suits=any" in [label for label, _ in fixed]
 
 
 @clause("LAST-GHOST-6")
