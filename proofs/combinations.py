@@ -13,7 +13,10 @@ import itertools
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from tricklaw.model.options import OptionValue
 from tricklaw.model.ruleset import Ruleset
+from tricklaw.model.state import Game
+from tricklaw.spec.errors import OptionError
 
 
 def reading_combinations(
@@ -56,3 +59,41 @@ def with_deck_variants(
             out += [{**base, spec.name: v} for v in spec.choices if v != str(spec.default)]
     held = {k: v for k, v in fixed.items() if k in deck_names}
     return [{**r, **held} for r in out]
+
+
+def option_variants(
+    ruleset: Ruleset[Any], game: Game, fixed: Collection[str]
+) -> list[tuple[str, Game]]:
+    """The games a sampled check of the model draws from, each with a label: ``game``
+    (labelled ``defaults``), then ``game`` with each other value of each option not in
+    ``fixed`` (the readings the check reads, verify's ``--option``), on its own and with
+    the values it acts with (``OptionSpec.acts_with``), where those are not fixed. An
+    option a rule does not read can still decide which of its cases a game reaches
+    (Hund's Lead goes to no suit only when two designation sets may name one suit).
+    Integer options are house parameters and not varied; a value the game refuses at
+    this player count (an ``OptionError``) is left out."""
+    out = [("defaults", game)]
+    for spec in ruleset.option_specs:
+        if spec.name in fixed or not spec.choices:
+            continue
+        acting = {k: v for k, v in spec.acts_with if game.options[k] != v}
+        if any(k in fixed for k in acting):
+            continue  # the values it acts with are fixed otherwise: it changes nothing
+        for value in spec.choices:
+            if value == game.options[spec.name]:
+                continue
+            changed: dict[str, OptionValue] = {**game.options.as_dict(), **acting, spec.name: value}
+            try:
+                out.append(
+                    (
+                        _variant_label(acting, spec.name, value),
+                        ruleset.make_game(game.players, changed),
+                    )
+                )
+            except OptionError:
+                continue
+    return out
+
+
+def _variant_label(acting: Mapping[str, OptionValue], name: str, value: str) -> str:
+    return ", ".join(f"{k}={v}" for k, v in {**acting, name: value}.items())

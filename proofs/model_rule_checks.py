@@ -22,7 +22,7 @@ For one ruleset at one player count:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import z3
@@ -33,14 +33,17 @@ from tricklaw.model.cards import Card
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs import winner_rule
-from tricklaw.proofs.combinations import reading_combinations
+from tricklaw.proofs.combinations import option_variants, reading_combinations
 from tricklaw.proofs.model_rules import MODEL_RULES, NONE, Exhausted, GameRules, StateRule
 from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.rule_coverage import model_modules
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 
 GAMES = 3
-"""Seeded random games whose states a state rule is checked at."""
+"""Seeded random games whose states a state rule is checked at, under the defaults."""
+VARIANT_GAMES = 1
+"""Seeded random games under each other value of each option the rule does not read
+(:func:`~tricklaw.proofs.combinations.option_variants`)."""
 ROUNDS = 2
 """Rounds of each of those games (the second round's start follows from the first's)."""
 DEALS = 3
@@ -48,7 +51,6 @@ DEALS = 3
 PLAYED = 3
 """Cards of a hand tried before an automatic seat's turn (the first, middle and last
 legal card)."""
-"""Seeded deals whose hands ``rule table`` counts."""
 
 
 def _label(readings: Mapping[str, str]) -> str:
@@ -225,13 +227,24 @@ def samples(game: Game, games: int) -> Iterator[tuple[str, State[Any]]]:
                 yield f"seed {seed}, step {step}{how}", probe
 
 
+def variant_samples(
+    games: Sequence[tuple[str, Game]],
+) -> Iterator[tuple[str, Game, State[Any]]]:
+    """:func:`samples` of :data:`GAMES` games of the first of ``games`` (labelled options
+    and games), then of :data:`VARIANT_GAMES` of each other, named with the options."""
+    for at, (label, game) in enumerate(games):
+        for name, state in samples(game, VARIANT_GAMES if at else GAMES):
+            yield (f"{label}: {name}" if at else name), game, state
+
+
 def check_state_rule(
-    rule: StateRule, game: Game, timeout_ms: int
+    rule: StateRule, games: Sequence[tuple[str, Game]], timeout_ms: int
 ) -> tuple[str, str, dict[str, Any], set[str]]:
-    """(status, detail, witness, clauses) of ``rule`` at the sampled states of ``game``; a
-    model that raises while playing its own game is a counterexample."""
+    """(status, detail, witness, clauses) of ``rule`` at the sampled states of ``games``
+    (:func:`variant_samples`); a model that raises while playing its own game is a
+    counterexample."""
     try:
-        return _check_states(rule, game, timeout_ms)
+        return _check_states(rule, games, timeout_ms)
     except Exception as exc:
         return (
             COUNTEREXAMPLE,
@@ -242,7 +255,7 @@ def check_state_rule(
 
 
 def _check_states(
-    rule: StateRule, game: Game, timeout_ms: int
+    rule: StateRule, games: Sequence[tuple[str, Game]], timeout_ms: int
 ) -> tuple[str, str, dict[str, Any], set[str]]:
     """:func:`check_state_rule`, without catching the model's exceptions."""
     out = z3.Int(f"{rule.name}_outcome")
@@ -250,7 +263,7 @@ def _check_states(
     solver.set("timeout", timeout_ms)
     clauses: set[str] = set()
     checked = acting = 0
-    for name, state in samples(game, GAMES):
+    for name, game, state in variant_samples(games):
         tracked = rule.rule(game, state, out)
         clauses.update(t.clause for t in tracked)
         try:
@@ -290,8 +303,9 @@ def _check_states(
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
     detail = (
-        f"{checked} states of {GAMES} seeded games of up to {ROUNDS} rounds ({acting} where "
-        "the model acts): the model's answer is the rule's only one"
+        f"{checked} states of seeded games of up to {ROUNDS} rounds ({GAMES} under the "
+        f"defaults, {VARIANT_GAMES} under each of {len(games) - 1} other sets of options; "
+        f"{acting} where the model acts): the model's answer is the rule's only one"
     )
     return "pass", detail, {}, clauses
 
@@ -311,7 +325,8 @@ def state_results(
         for readings in reading_combinations(ruleset, rule.readings, chosen):
             start = time.perf_counter()
             game = ruleset.make_game(players, {**chosen, **readings})
-            status, detail, witness, clauses = check_state_rule(rule, game, timeout_ms)
+            games = option_variants(ruleset, game, {*chosen, *readings})
+            status, detail, witness, clauses = check_state_rule(rule, games, timeout_ms)
             out.append(
                 _row(
                     rule.name,

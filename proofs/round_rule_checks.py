@@ -3,7 +3,8 @@
 For each rule of a ruleset at a player count where it applies, and each combination of
 the readings it reads, finished rounds of seeded random games of the model are read:
 :data:`ROUNDS` under the other options' defaults, then :data:`VARIANT_ROUNDS` under each
-other value of every other option on its own (:func:`variants`; with the values it acts
+other value of every other option on its own
+(:func:`~tricklaw.proofs.combinations.option_variants`; with the values it acts
 with), since an option the rule does not read can still decide which of its cases a
 round meets (Hund's Lead goes to no suit only when two designation sets may name one
 suit). The rule's inputs become constraints, and one incremental Z3 solver checks that
@@ -24,16 +25,15 @@ does not answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import z3
 
 from tricklaw.model.agents import play_random_game, random_states
-from tricklaw.model.options import OptionValue
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game, Phase, RoundLog
-from tricklaw.proofs.combinations import reading_combinations, with_deck_variants
+from tricklaw.proofs.combinations import option_variants, reading_combinations, with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.equivalence import deck_difference
 from tricklaw.proofs.obligations import Result
@@ -41,12 +41,12 @@ from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN, Tracked
 from tricklaw.proofs.statuses import FAIL
-from tricklaw.spec.errors import OptionError
 
 ROUNDS = 24
 """Seeded random rounds per rule, player count and reading, under the defaults."""
 VARIANT_ROUNDS = 4
-"""Seeded random rounds under each other value of each other option (:func:`variants`)."""
+"""Seeded random rounds under each other value of each other option
+(:func:`~tricklaw.proofs.combinations.option_variants`)."""
 
 
 def rounds(game: Game, count: int) -> Iterator[tuple[str, tuple[RoundLog, ...]]]:
@@ -68,37 +68,6 @@ def values(rule: RoundRule, game: Game, logs: tuple[RoundLog, ...]) -> dict[str,
     if rule.history is not None:
         out |= rule.history(game, logs)
     return out
-
-
-def variants(ruleset: Ruleset[Any], game: Game, fixed: Collection[str]) -> list[tuple[str, Game]]:
-    """The games a round rule's rounds are drawn from, each with a label: ``game``, then
-    ``game`` with each other value of each option not in ``fixed`` (the readings the
-    rule reads, the options it plays under, verify's ``--option``), on its own and with
-    the values it acts with (``OptionSpec.acts_with``), where those are not fixed.
-    Integer options are house parameters and not varied; a value the game refuses at
-    this player count (an ``OptionError``) is left out."""
-    out = [("defaults", game)]
-    for spec in ruleset.option_specs:
-        if spec.name in fixed or not spec.choices:
-            continue
-        acting = {k: v for k, v in spec.acts_with if game.options[k] != v}
-        if any(k in fixed for k in acting):
-            continue  # the values it acts with are fixed otherwise: it changes nothing
-        for value in spec.choices:
-            if value == game.options[spec.name]:
-                continue
-            changed: dict[str, OptionValue] = {**game.options.as_dict(), **acting, spec.name: value}
-            try:
-                out.append(
-                    (_label(acting, spec.name, value), ruleset.make_game(game.players, changed))
-                )
-            except OptionError:
-                continue
-    return out
-
-
-def _label(acting: Mapping[str, OptionValue], name: str, value: str) -> str:
-    return ", ".join(f"{k}={v}" for k, v in {**acting, name: value}.items())
 
 
 def sampled_rounds(
@@ -225,7 +194,7 @@ def rule_results(
         for readings in reading_combinations(ruleset, rule.readings, chosen):
             start = time.perf_counter()
             game = ruleset.make_game(players, {**chosen, **rule.options, **readings})
-            games = variants(ruleset, game, {*chosen, *rule.options, *readings})
+            games = option_variants(ruleset, game, {*chosen, *rule.options, *readings})
             status, detail, witness, clauses = check_rule(rule, games, timeout_ms)
             named = {**{k: v for k, v in rule.options.items() if k in names}, **readings}
             out.append(

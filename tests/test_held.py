@@ -19,12 +19,14 @@ from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
 from tricklaw.proofs import (
     declared_readings,
+    model_rule_checks,
     round_rule_checks,
     rule_coverage,
     symmetries,
     trick_obligations,
 )
 from tricklaw.proofs.bounds import held
+from tricklaw.proofs.combinations import option_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES
@@ -318,7 +320,7 @@ def test_a_case_no_sampled_round_meets_fails_the_rule() -> None:
     """Drawn under the defaults alone, no Hund round leaves Lead unassigned: the case of
     HUND-POWER-5 is unchecked, and the row says so instead of passing."""
     hund = get_ruleset("hund")
-    (rule,) = ROUND_RULES.get("hund")
+    (rule,) = ROUND_RULES.get("hund", ())
     game = hund.make_game(3, {"lead-tie": "nobody"})
     status, detail, witness, _ = round_rule_checks.check_rule(rule, [("defaults", game)], TIMEOUT)
     assert status == "fail"
@@ -329,16 +331,29 @@ def test_a_case_no_sampled_round_meets_fails_the_rule() -> None:
 def test_rule_rounds_vary_every_option_the_rule_does_not_read() -> None:
     hund = get_ruleset("hund")
     game = hund.make_game(3, {"lead-tie": "nobody"})
-    labels = [label for label, _ in round_rule_checks.variants(hund, game, {"lead-tie"})]
+    labels = [label for label, _ in option_variants(hund, game, {"lead-tie"})]
     assert labels[0] == "defaults"
     assert "designation-mode=sets, set-suits=any" in labels
     assert not any("lead-tie" in label for label in labels)
     # a sub-option whose parent value is fixed otherwise changes nothing: not varied
-    fixed = round_rule_checks.variants(hund, game, {"lead-tie", "designation-mode"})
+    fixed = option_variants(hund, game, {"lead-tie", "designation-mode"})
     assert not any("set-suits" in label for label, _ in fixed)
     sets = hund.make_game(3, {"lead-tie": "nobody", "designation-mode": "sets"})
-    fixed = round_rule_checks.variants(hund, sets, {"lead-tie", "designation-mode"})
+    fixed = option_variants(hund, sets, {"lead-tie", "designation-mode"})
     assert "set-suits=any" in [label for label, _ in fixed]
+
+
+def test_state_rules_are_sampled_under_every_option_they_do_not_read_too() -> None:
+    hund = get_ruleset("hund")
+    game = hund.make_game(3, {"lead-tie": "nobody"})
+    games = option_variants(hund, game, {"lead-tie"})
+    options = {}
+    for name, sampled, _ in model_rule_checks.variant_samples(games):
+        label = name.partition(": seed")[0] if ": seed" in name else "defaults"
+        options[label] = sampled.options.as_dict()
+    assert options["defaults"] == game.options.as_dict()
+    assert options["designation-mode=sets, set-suits=any"]["set-suits"] == "any"
+    assert set(options) == {label for label, _ in games}
 
 
 @clause("LAST-GHOST-6")
