@@ -212,7 +212,10 @@ def test_a_record_never_overwrites_its_journal(
     run(MUTANTS[:1], rulesets=["tiny"], journal=journal)
     before = journal.read_bytes()
     (tmp_path / "no.txt").write_text("plain text\n")
+    (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\x00")
     for argv, said in [
+        ([str(tmp_path / "bin.jsonl"), str(tmp_path / "r3.jsonl")], "bin.jsonl: not text"),
+        ([str(journal), str(tmp_path / "nowhere" / "r.jsonl")], "nowhere/r.jsonl"),
         ([str(journal), str(journal)], "would overwrite the input"),
         ([str(tmp_path / "none.jsonl"), str(tmp_path / "r.jsonl")], "none.jsonl"),
         ([str(tmp_path / "no.txt"), str(tmp_path / "r2.jsonl")], "not a mutation journal"),

@@ -269,8 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_output_file(str(args.record), "RECORD", "the record", [str(args.journal)])
         got = write_record(args.journal, args.record)
-    except (OSError, UnicodeDecodeError) as exc:
-        p.error(f"{args.journal}: {getattr(exc, 'strerror', None) or exc}")
+    except OSError as exc:  # the file it names: the journal read, or the record written
+        p.error(f"{exc.filename or args.journal}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        p.error(f"{args.journal}: not text ({exc.reason})")
     except TricklawError as exc:
         p.error(str(exc))
     print(f"{args.record}: {len(got.results)} results, {len(got.baseline)} baseline times")

@@ -24,10 +24,11 @@ def _percent(value: float | None) -> str:
 def _undecided(result: MutantResult) -> bool:
     """Whether a kill rests only on proofs the solver left ``unknown`` (it gave up, which
     a loaded machine can cause): the strict score counts it, the page names it too."""
+    from tricklaw.mutation.verdicts import KILLED
+    from tricklaw.proofs.statuses import UNKNOWN
+
     rows = result.killed_by
-    return (
-        result.status == "killed" and bool(rows) and all(r.get("status") == "unknown" for r in rows)
-    )
+    return result.status == KILLED and bool(rows) and all(r.get("status") == UNKNOWN for r in rows)
 
 
 def record_section(path: Path) -> list[str]:
