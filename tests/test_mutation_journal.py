@@ -40,7 +40,7 @@ def fakes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
     (tree / ".venv" / "big").write_text("left out\n")
     state: dict[str, Any] = {"calls": [], "stop_at": None, "tree": tree}
 
-    def run_mutant(mutant: Mutant, *_: Any, base_seconds: Any) -> MutantResult:
+    def run_mutant(mutant: Mutant, *_: Any, base_seconds: Any, **__: Any) -> MutantResult:
         if mutant.id == state["stop_at"]:
             raise StopError(mutant.id)
         state["calls"].append(mutant.id)

@@ -126,11 +126,17 @@ def main(argv: list[str] | None = None) -> int:
         kind = f"[{d['kind']}] " if d["kind"] else ""
         print(f"{d['status']:<11} {d['seconds']:>6.1f}s {d['id']}  {kind}{why}", flush=True)
 
-    results = run(chosen, settings, progress=show, journal=args.journal)
+    try:
+        results = run(chosen, settings, progress=show, journal=args.journal)
+    except RuntimeError as exc:  # the unmutated model itself fails: no mutant is judged
+        p.exit(2, f"{p.prog}: error: {exc}\n")
     report = summary(results)
-    print(json.dumps({k: v for k, v in report.items() if k not in {"survivors", "errors"}}))
+    lists = {"survivors", "errors", "unreached"}
+    print(json.dumps({k: v for k, v in report.items() if k not in lists}))
     for s in report["survivors"]:
         print(f"SURVIVOR {s['id']}: {s['description']}; differs on {s['witness'][:1]}")
+    for u in report["unreached"]:
+        print(f"UNREACHED {u['id']}: {u['description']}; {u['witness'][:1]}")
     for e in report["errors"]:
         print(f"ERROR {e['id']}: {e['killed_by'][0]['detail'] if e['killed_by'] else ''}")
     if args.json_path:

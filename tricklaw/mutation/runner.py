@@ -9,7 +9,10 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    comparing it with the unmutated model's fingerprint as it goes (:func:`differing`:
    it stops at the first few inputs that differ). No difference: ``equivalent`` (no
    behaviour change on any legal input tried; verify is not asked unless
-   ``verify_equivalent``). The differences are the mutant's witness;
+   ``verify_equivalent``), but only when the unmutated fingerprint runs every statement
+   the mutant changes (:mod:`tricklaw.mutation.reach`, measured once a run); else verify
+   is asked, and a mutant it does not kill is ``unreached``: not shown equivalent, not a
+   survivor, named in the report. The differences are the mutant's witness;
 3. run ``tricklaw verify RULESET --jobs N --fail-fast --json ...``
    (:data:`~tricklaw.mutation.verdicts.VERIFY`) on the copy for each ruleset whose
    behaviour changed, until one fails: ``killed``,
@@ -27,7 +30,9 @@ alone must kill every mutant that changes a rule's behaviour.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -41,6 +46,7 @@ from typing import Any
 
 from tricklaw.mutation.journal import Journal, source_digest
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
+from tricklaw.mutation.reach import ran_lines, unreached
 from tricklaw.mutation.verdicts import (
     EQUIVALENT,
     ERROR,
@@ -49,6 +55,7 @@ from tricklaw.mutation.verdicts import (
     STRICT_KINDS,
     SURVIVED,
     TIMEOUT,
+    UNREACHED,
     Settings,
     call,
     judge,
@@ -72,7 +79,8 @@ class MutantResult:
     rulesets: tuple[str, ...] = ()
     """The rulesets whose behaviour the mutant changed."""
     witness: tuple[str, ...] = ()
-    """The first inputs (fingerprint keys) on which the mutant's behaviour differs."""
+    """The first inputs (fingerprint keys) on which the mutant's behaviour differs; for
+    an ``unreached`` one, the changed statements the unmutated fingerprint never runs."""
     killed_by: tuple[dict[str, str], ...] = ()
     """The verify results that failed (obligation, ruleset, players, reading, status,
     detail), or a ``crash`` entry."""
@@ -131,12 +139,21 @@ def differing(
 
 
 def _behaviour_run(
-    tree: Path, rulesets: Sequence[str], settings: Settings, against: Path | None = None
+    tree: Path,
+    rulesets: Sequence[str],
+    settings: Settings,
+    against: Path | None = None,
+    lines: Path | None = None,
 ) -> dict[str, Any] | str:
     """``python -m tricklaw.mutation.behaviour [--against BASE] OUT RULESET...`` on
-    ``tree``: what it wrote, or why it wrote nothing."""
+    ``tree``: what it wrote, or why it wrote nothing; with ``lines``, run under
+    coverage.py, which writes there the lines of ``tree`` that ran."""
     out = tree.parent / "behaviour.json"
-    command = [sys.executable, "-m", "tricklaw.mutation.behaviour"]
+    command = [sys.executable, "-m"]
+    if lines is not None:
+        where = os.path.realpath(tree)
+        command += ["coverage", "run", f"--data-file={lines}", f"--include={where}/*", "-m"]
+    command += ["tricklaw.mutation.behaviour"]
     command += ["--against", str(against)] if against else []
     command += [str(out), *rulesets]
     try:
@@ -167,9 +184,13 @@ def run_mutant(
     files: Mapping[str, list[str]],
     *,
     base_seconds: Callable[[str], float] = lambda _: 0.0,
+    ran: Callable[[], Mapping[str, frozenset[int]]] | None = None,
 ) -> MutantResult:
     """Plant, judge and verify one mutant (see the module docstring); ``base_seconds``
-    gives the unmutated verify's time on a ruleset (0: not timed, the settings' limit)."""
+    gives the unmutated verify's time on a ruleset (0: not timed, the settings' limit);
+    ``ran`` the lines the unmutated fingerprint runs (:func:`baseline_ran`), asked only
+    when the mutant's fingerprint is unchanged (None: not measured, such a mutant is
+    ``equivalent``)."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tricklaw-mutant-") as tmp:
         tree = copy_tree(root, Path(tmp))
@@ -183,18 +204,22 @@ def run_mutant(
         else:
             changed = [rid for rid in scope if got.get(rid)]
             witness = [key for rid in changed for key in got[rid]]
-        status = EQUIVALENT if not changed else SURVIVED
+        missed = unreached(root, mutant.patch, ran()) if ran and not changed else []
+        if missed:  # unchanged where it never ran: no evidence, so verify is asked
+            witness = [f"the unmutated fingerprint never runs {where}" for where in missed]
+        status = SURVIVED if changed else UNREACHED if missed else EQUIVALENT
         killed_by: list[dict[str, str]] = []
         seconds: dict[str, float] = {}
         kind = ""
-        for rid in changed or (scope if settings.verify_equivalent else []):
+        asked = changed or (scope if missed or settings.verify_equivalent else [])
+        for rid in asked:
             base = base_seconds(rid)
             began = time.perf_counter()
             one_run = partial(judge, tree, rid, mutant, settings, base)
             outcome, failures, kind = settle(one_run, fast=settings.fail_fast)
             seconds[rid] = round(time.perf_counter() - began, 1)
             if outcome != SURVIVED:
-                if changed:
+                if changed or missed:
                     status = outcome
                 killed_by = failures
                 break
@@ -221,6 +246,22 @@ def baseline_fingerprint(
     if isinstance(got, str):
         raise RuntimeError(f"the unmutated model: {got}")
     return got
+
+
+def baseline_ran(
+    root: Path, rulesets: Sequence[str], settings: Settings
+) -> dict[str, frozenset[int]]:
+    """The lines of ``root`` the unmutated model's fingerprint of ``rulesets`` runs (per
+    repository path; :mod:`tricklaw.mutation.reach`), measured by coverage.py."""
+    if importlib.util.find_spec("coverage") is None:
+        raise RuntimeError("coverage.py tells which mutants are equivalent: pip install coverage")
+    with tempfile.TemporaryDirectory(prefix="tricklaw-mutant-") as tmp:
+        tree = copy_tree(root, Path(tmp))
+        data = Path(tmp) / "ran.coverage"
+        got = _behaviour_run(tree, rulesets, settings, lines=data)
+        if isinstance(got, str):
+            raise RuntimeError(f"the unmutated model, measured: {got}")
+        return ran_lines(data, tree)
 
 
 def baseline_verify(root: Path, ruleset: str, settings: Settings) -> float:
@@ -276,6 +317,12 @@ def run(
     kept = Journal.open(journal, source_digest(root, IGNORE), settings) if journal else None
     timed: dict[str, float] = dict(kept.baseline) if kept else {}
     base: dict[str, dict[str, str]] = {}
+    measured: list[dict[str, frozenset[int]]] = []
+
+    def ran() -> dict[str, frozenset[int]]:
+        if not measured:  # once a run, when a mutant's fingerprint is first unchanged
+            measured.append(baseline_ran(root, every, settings))
+        return measured[0]
 
     def base_seconds(rid: str) -> float:
         if rid not in timed:
@@ -292,7 +339,9 @@ def run(
                 result = MutantResult.from_dict(recorded)
             else:
                 base = base or _fingerprint(root, every, settings, kept)
-                result = run_mutant(mutant, root, base, settings, files, base_seconds=base_seconds)
+                result = run_mutant(
+                    mutant, root, base, settings, files, base_seconds=base_seconds, ran=ran
+                )
                 if kept:
                     kept.add_result(asdict(result), mutant.patch)
             progress(result)
@@ -312,8 +361,9 @@ def summary(results: Sequence[MutantResult]) -> dict[str, Any]:
     """Counts by status; the killed mutants by kind
     (:data:`~tricklaw.mutation.verdicts.KINDS`) and by the first failing obligation's
     name; the score (killed / behaviour-changing mutants), the strict score (kills of
-    :data:`~tricklaw.mutation.verdicts.STRICT_KINDS` only); the survivors (and timeouts)
-    and the errors (not kills, outside the score)."""
+    :data:`~tricklaw.mutation.verdicts.STRICT_KINDS` only); the survivors (and timeouts),
+    the errors (not kills, outside the score) and the unreached mutants (outside it too:
+    no evidence that they change a behaviour)."""
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
@@ -338,4 +388,5 @@ def summary(results: Sequence[MutantResult]) -> dict[str, Any]:
         "baseline-seconds": dict(BASELINE_SECONDS),
         "survivors": [asdict(r) for r in results if r.status in {SURVIVED, TIMEOUT}],
         "errors": [asdict(r) for r in results if r.status == ERROR],
+        "unreached": [asdict(r) for r in results if r.status == UNREACHED],
     }

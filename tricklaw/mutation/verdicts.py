@@ -60,6 +60,9 @@ from tricklaw.proofs.statuses import BAD, HOLLOW
 KILLED = "killed"
 SURVIVED = "survived"
 EQUIVALENT = "equivalent"
+UNREACHED = "unreached"
+"""A mutant whose fingerprint is unchanged but that changes a statement the unmutated
+fingerprint never runs, and that verify does not kill: no evidence either way."""
 NOT_APPLIED = "not-applied"
 TIMEOUT = "timeout"
 ERROR = "error"

@@ -1,0 +1,137 @@
+"""An unchanged fingerprint shows a mutant equivalent only where the fingerprint ran
+(issue 14, part 6): :mod:`tricklaw.mutation.reach` and the runner's ``unreached``.
+
+Fast tier: a patch's changed lines and the statements holding them, as coverage.py
+names statements; every one of the project's mutants changes some statement; the runner
+asks verify about a mutant whose statements never ran, and names it ``unreached`` when
+verify does not kill it. Slow tier: coverage.py's measure of the unmutated lowhigh
+fingerprint, on a rule it runs and a message it never gives.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tricklaw.mutation import runner, verdicts
+from tricklaw.mutation.mutants import Mutant, generate, make_patch, repo_root, rule_files
+from tricklaw.mutation.reach import changed_lines, mutated_statements, statements
+from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, SURVIVED, UNREACHED, Settings
+
+LOWHIGH = "model/rulesets/lowhigh.py"
+
+pytestmark = pytest.mark.skipif(
+    not (repo_root() / "pyproject.toml").exists(),
+    reason="the mutation harness mutates a source tree (see tests/test_mutation.py)",
+)
+
+SOURCE = textwrap.dedent(
+    '''\
+    import functools
+
+
+    @functools.cache
+    def rule(a, b=1):
+        """A rule."""
+        # a comment
+        if (a > 1
+                and b < 2):
+            return a
+        return [x
+                for x in range(b)]
+    '''
+)
+
+
+def test_a_patchs_changed_lines_are_the_old_files() -> None:
+    after = SOURCE.replace("b < 2", "b <= 2").replace("return a\n", "return a\n    pass\n")
+    patch = make_patch("pkg/rules.py", SOURCE, after)
+    assert changed_lines(patch) == {"pkg/rules.py": {9, 10}}
+    inserted = make_patch("pkg/rules.py", SOURCE, SOURCE + "X = 1\n")
+    assert changed_lines(inserted) == {"pkg/rules.py": {12}}
+
+
+@pytest.mark.parametrize(
+    ("line", "statement"),
+    [
+        (9, 8),  # the second line of an if's test: the if
+        (12, 11),  # a comprehension's second line: its return
+        (5, 4),  # a default of a decorated def: the def, named by its decorator
+        (4, 4),  # the decorator itself
+        (7, None),  # a comment runs nothing
+    ],
+)
+def test_a_changed_line_is_named_by_the_statement_holding_it(
+    line: int, statement: int | None
+) -> None:
+    assert statements(SOURCE, [line]) == ({statement} if statement else set())
+
+
+def test_every_mutant_of_the_project_changes_a_statement() -> None:
+    root = repo_root()
+    empty = [m.id for m in generate(root) if not any(mutated_statements(root, m.patch).values())]
+    assert not empty
+
+
+@pytest.fixture
+def verify_says(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """verify replaced: it gives ``outcome`` (survived unless set) and records the
+    rulesets asked."""
+    said: dict[str, Any] = {"outcome": SURVIVED, "asked": []}
+
+    def fake(_tree: Path, ruleset: str, *_: Any, **__: Any) -> tuple[str, list[Any], str]:
+        said["asked"].append(ruleset)
+        failures = [] if said["outcome"] == SURVIVED else [{"obligation": "rule x"}]
+        return said["outcome"], failures, "obligation" if failures else ""
+
+    monkeypatch.setattr(verdicts, "verify", fake)
+    return said
+
+
+def _harmless(root: Path) -> Mutant:
+    """A mutant that changes which clause forbids a move (a message, not a rule): the
+    fingerprint is unchanged."""
+    source = (root / LOWHIGH).read_text(encoding="utf-8")
+    after = source.replace('return "LH-PLAY-1"', 'return "LH-PLAY-9"', 1)
+    assert after != source
+    return Mutant("harmless", "a message", make_patch(LOWHIGH, source, after))
+
+
+def test_an_unchanged_fingerprint_where_it_never_ran_asks_verify(
+    verify_says: dict[str, Any],
+) -> None:
+    root, settings = repo_root(), Settings()
+    base = runner.baseline_fingerprint(root, ["lowhigh"], settings)
+    files = rule_files(root)
+    mutant = _harmless(root)
+    ran_all = {LOWHIGH: frozenset(range(1, 10_000))}
+    same = runner.run_mutant(mutant, root, base, settings, files, ran=lambda: ran_all)
+    assert same.status == EQUIVALENT and verify_says["asked"] == []
+    never = runner.run_mutant(mutant, root, base, settings, files, ran=lambda: {})
+    assert never.status == UNREACHED and verify_says["asked"] == ["lowhigh"]
+    assert never.witness and all(
+        "never runs model/rulesets/lowhigh.py:" in w for w in never.witness
+    )
+    verify_says["outcome"] = KILLED
+    killed = runner.run_mutant(mutant, root, base, settings, files, ran=lambda: {})
+    assert killed.status == KILLED and killed.kind == "obligation"
+    assert runner.summary([never, killed])["unreached"][0]["id"] == "harmless"
+
+
+@pytest.mark.slow
+def test_coverage_measures_what_the_unmutated_fingerprint_runs() -> None:
+    """lowhigh's score runs in every game; the clause that forbids a move is asked only
+    of an illegal one, which the fingerprint never plays."""
+    root = repo_root()
+    ran = runner.baseline_ran(root, ["lowhigh"], Settings())
+    source = (root / LOWHIGH).read_text(encoding="utf-8").splitlines()
+    message = source.index('            return "LH-PLAY-1"') + 1
+    threshold = (
+        source.index("        total += sum(values) if len(values) <= 2 else len(values)") + 1
+    )
+    assert message not in ran[LOWHIGH]
+    assert threshold in ran[LOWHIGH]
+    assert {LOWHIGH, "model/flow.py"} <= set(ran)
