@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tricklaw.mutation import runner, verdicts
+from tricklaw.mutation import blind_spots, reach, runner, verdicts
 from tricklaw.mutation.mutants import Mutant, generate, make_patch, repo_root, rule_files
 from tricklaw.mutation.reach import changed_lines, mutated_statements, statements
 from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, SURVIVED, UNREACHED, Settings
@@ -122,6 +122,7 @@ def test_an_unchanged_fingerprint_where_it_never_ran_asks_verify(
 
 
 @pytest.mark.slow
+@pytest.mark.mutation
 def test_coverage_measures_what_the_unmutated_fingerprint_runs() -> None:
     """lowhigh's score runs in every game; the clause that forbids a move is asked only
     of an illegal one, which the fingerprint never plays."""
@@ -135,3 +136,35 @@ def test_coverage_measures_what_the_unmutated_fingerprint_runs() -> None:
     assert message not in ran[LOWHIGH]
     assert threshold in ran[LOWHIGH]
     assert {LOWHIGH, "model/flow.py"} <= set(ran)
+
+
+def test_the_statements_of_a_rule_function_leave_out_its_docstring(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "rules.py").write_text(SOURCE)
+    assert blind_spots.rule_statements(tmp_path, "pkg/rules.py") == {8, 10, 11}
+    files = {"pkg/rules.py": ["a", "b"]}
+    ran = {"pkg/rules.py": frozenset({8, 11})}
+    assert blind_spots.blind_spots(tmp_path, files, ["a", "b"], ran) == [("pkg/rules.py", 10)]
+    assert blind_spots.blind_spots(tmp_path, files, ["a"], ran) == []  # b's run is not in
+
+
+THE_LAST = "model/rulesets/the_last/ruleset.py"
+
+
+@pytest.mark.slow
+@pytest.mark.mutation
+def test_a_rule_statement_verify_never_runs_is_a_blind_spot(tmp_path: Path) -> None:
+    """A branch planted in The Last's game end that no game takes: verify, run under
+    coverage.py on a copy of the source, never runs it, and it is listed."""
+    root = runner.copy_tree(repo_root(), tmp_path / "src")
+    source = (root / THE_LAST).read_text(encoding="utf-8")
+    anchor = "        over: bool = rounds_played >= rules_of(game).rounds\n"
+    planted = "        if rounds_played < 0:\n            return True\n"
+    (root / THE_LAST).write_text(source.replace(anchor, planted + anchor, 1))
+    line = source.splitlines().index(anchor.rstrip("\n")) + 2
+    data = tmp_path / "verify.coverage"
+    assert blind_spots.measure(root, "the-last", data) is None
+    ran = reach.ran_lines(data, root)
+    spots = blind_spots.blind_spots(root, rule_files(root), ["the-last"], ran)
+    assert (THE_LAST, line) in spots
+    assert (THE_LAST, line - 1) not in spots  # the test itself runs
