@@ -10,6 +10,8 @@ fingerprint, on a rule it runs and a message it never gives.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,34 @@ def test_every_mutant_of_the_project_changes_a_statement() -> None:
     root = repo_root()
     empty = [m.id for m in generate(root) if not any(mutated_statements(root, m.patch).values())]
     assert not empty
+
+
+OPEN_IF = textwrap.dedent(
+    """\
+    def rule(a):
+        if (
+            a > 1
+            or a < -1
+        ):
+            return a
+        return 0
+
+
+    rule(2)
+    """
+)
+
+
+def test_a_statement_that_ran_is_named_by_its_first_line(tmp_path: Path) -> None:
+    """The interpreter reports the lines of an ``if (`` test below it, never the ``if``
+    line; coverage.py's analysis names the statement, as :func:`statements` does."""
+    (tmp_path / "rules.py").write_text(OPEN_IF)
+    data = tmp_path / "ran.coverage"
+    command = [sys.executable, "-m", "coverage", "run", f"--data-file={data}", "rules.py"]
+    subprocess.run(command, cwd=tmp_path, check=True)
+    ran = reach.ran_lines(data, tmp_path)["rules.py"]
+    assert statements(OPEN_IF, [3]) == {2}
+    assert {2, 6} <= ran and 7 not in ran  # the if, its return; not the other return
 
 
 @pytest.fixture

@@ -39,9 +39,11 @@ def rule_statements(root: Path, path: str) -> set[int]:
     source = (root / path).read_text(encoding="utf-8")
     lines: set[int] = set()
     for _, fn in rule_functions(ast.parse(source)):
-        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
-        if body:  # a docstring is no statement coverage.py runs
-            lines.update(range(body[0].lineno, (fn.end_lineno or fn.lineno) + 1))
+        lines.update(range(fn.body[0].lineno, (fn.end_lineno or fn.lineno) + 1))
+        for node in ast.walk(fn):  # a docstring is no statement coverage.py runs
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and ast.get_docstring(node):
+                doc = node.body[0]
+                lines -= set(range(doc.lineno, (doc.end_lineno or doc.lineno) + 1))
     return statements(source, lines)
 
 

@@ -89,18 +89,21 @@ def mutated_statements(root: Path, patch: str) -> dict[str, set[int]]:
 
 
 def ran_lines(data_file: Path, tree: Path) -> dict[str, frozenset[int]]:
-    """The lines coverage.py's data file ``data_file`` says ran, per file of ``tree``
-    (paths relative to it, as in a patch)."""
+    """The statements (first lines) coverage.py's data file ``data_file`` says ran, per
+    file of ``tree`` (paths relative to it, as in a patch). coverage.py's analysis names
+    a statement by its first line, as :func:`statements` does, though the interpreter
+    may report only later ones (an ``if (`` whose test is on the lines below)."""
     import coverage
 
-    data = coverage.CoverageData(basename=str(data_file))
-    data.read()
+    cov = coverage.Coverage(data_file=str(data_file))
+    cov.load()
     base = os.path.realpath(tree)
     out = {}
-    for name in data.measured_files():
+    for name in cov.get_data().measured_files():
         real = os.path.realpath(name)
         if real.startswith(base + os.sep):
-            out[os.path.relpath(real, base)] = frozenset(data.lines(name) or ())
+            _, lines, _, missing, _ = cov.analysis2(name)
+            out[os.path.relpath(real, base)] = frozenset(lines) - frozenset(missing)
     return out
 
 
