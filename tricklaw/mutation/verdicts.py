@@ -28,6 +28,9 @@ How a killed mutant was killed (:attr:`~tricklaw.mutation.runner.MutantResult.ki
   failure is verify's report of the mutant, though not one naming the broken rule. The
   same traceback in the model, or a ``TricklawError``, is a ``model-exception`` or
   ``check-exception`` as above;
+* ``worker-died``: only ``worker`` rows failed: a worker process of verify was killed
+  from outside (the system's answer to a mutated model that takes all the memory), which
+  verify reports as a ``fail`` row for each unit it lost;
 * ``vectors``: only the ``vectors KIND`` rows failed: the model no longer gives its own
   published conformance vectors (a regression against its past answers, not a rule's
   proof or check);
@@ -73,12 +76,15 @@ KINDS = (
     "check-exception",
     "model-exception",
     "step-exception",
+    "worker-died",
     "vectors",
     "timeout",
 )
 """The ways a mutant is killed (see the module docstring)."""
 VECTORS_STEP = "vectors"
 """verify's step that gives the published conformance vectors again (``--skip`` names it)."""
+WORKER = "worker"
+"""The obligation of verify's row for a unit whose worker process was killed."""
 VECTORS = "vectors "
 """The obligation names of verify's conformance-vector rows (``vectors KIND``)."""
 STRICT_KINDS = frozenset({"obligation", "counterexample", "check-exception", "timeout"})
@@ -288,6 +294,8 @@ def verify(
             kind = "counterexample" if first == "counterexample" else "obligation"
             if reported and all(r["obligation"].startswith(VECTORS) for r in reported):
                 kind = "vectors"
+            if reported and all(r["obligation"] == WORKER for r in reported):
+                kind = "worker-died"
             return KILLED, failed or [{"obligation": "exit status", "status": "fail"}], kind
         return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]

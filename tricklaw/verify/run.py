@@ -10,6 +10,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -323,6 +324,28 @@ def _pool(scope: Scope, units: int) -> ProcessPoolExecutor:
     )
 
 
+def _outputs(future: Future[Outputs], unit: Unit) -> Outputs:
+    """``future``'s outputs for ``unit``; when the pool broke (a worker was killed from
+    outside, as the system does to a process that takes all the memory, and the pool
+    then fails every unit not done), one ``fail`` row for the unit instead of ending
+    verify with no report: its rows are missing."""
+    try:
+        return future.result()
+    except BrokenProcessPool as exc:
+        row = Result(
+            "worker",
+            unit.ruleset,
+            str(unit.players or ""),
+            unit.step,
+            FAIL,
+            0.0,
+            detail="the worker pool broke while this unit ran or waited (a worker was "
+            "killed from outside: out of memory, or a signal); its rows are missing",
+            witness={"exception": f"{type(exc).__name__}: {exc}"[:400]},
+        )
+        return [row], []
+
+
 def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
     """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
     (``_pool``), the heaviest units start first."""
@@ -333,7 +356,7 @@ def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None])
         futures = {unit: pool.submit(_run_unit, scope, unit) for unit in heaviest}
         out = []
         for unit in units:
-            out.append(futures[unit].result())
+            out.append(_outputs(futures[unit], unit))
             progress(f"{unit.ruleset} {unit.players or ''}: done")
         return out
 
@@ -360,7 +383,7 @@ def _run_until_failure(
         }
         for future in as_completed(futures):
             unit = futures[future]
-            done[unit] = future.result()
+            done[unit] = _outputs(future, unit)
             progress(f"{unit.ruleset} {unit.players or ''}: done")
             if any(map(fails, done[unit][0])):
                 pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,25 @@
+"""A verify worker killed from outside (the system's answer to a process that takes all
+the memory, as a mutated model can) is a ``fail`` row naming the unit, not a traceback
+that ends verify with no report (tricklaw/verify/run.py, ``_outputs``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from tricklaw.mutation import verdicts
+from tricklaw.proofs.obligations import fails
+from tricklaw.verify import Scope, collect
+
+
+def killed() -> None:
+    """A worker's set-up that kills its own process, as the out-of-memory killer does."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit() -> None:
+    rows = collect(Scope("lowhigh", players=3, jobs=1, setup=killed))
+    dead = [r for r in rows if r.obligation == verdicts.WORKER]  # the harness's name for it
+    assert dead and all(fails(r) and "killed from outside" in r.detail for r in dead)
+    assert ("lowhigh", "3") in {(r.ruleset, r.players) for r in dead}  # each unit named
+    assert "BrokenProcessPool" in dead[0].witness["exception"]
