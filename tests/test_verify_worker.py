@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import signal
 
+import pytest
+
 from tricklaw.mutation import verdicts
 from tricklaw.proofs.obligations import fails
 from tricklaw.verify import Scope, collect
@@ -17,9 +19,11 @@ def killed() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit() -> None:
-    rows = collect(Scope("lowhigh", players=3, jobs=1, setup=killed))
+@pytest.mark.parametrize("fail_fast", [False, True])
+def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit(fail_fast: bool) -> None:
+    rows = collect(Scope("lowhigh", players=3, jobs=1, setup=killed, fail_fast=fail_fast))
     dead = [r for r in rows if r.obligation == verdicts.WORKER]  # the harness's name for it
     assert dead and all(fails(r) and "killed from outside" in r.detail for r in dead)
-    assert ("lowhigh", "3") in {(r.ruleset, r.players) for r in dead}  # each unit named
+    if not fail_fast:  # a fast run stops at the first unit it lost
+        assert ("lowhigh", "3") in {(r.ruleset, r.players) for r in dead}  # each unit named
     assert "BrokenProcessPool" in dead[0].witness["exception"]
