@@ -315,3 +315,27 @@ def test_the_shuffle_step_falling_over_is_a_fail_row_too(monkeypatch: pytest.Mon
     first = results[0]
     assert (first.obligation, first.status) == ("shuffle-vectors", FAIL)
     assert "TypeError" in first.detail and any(r.obligation == "fail-fast" for r in results)
+
+
+def test_a_deep_fall_keeps_its_traceback_readable() -> None:
+    """A fallen step's row keeps the innermost frames of a long traceback and its first
+    line, so that it still reads as a traceback (the mutation harness parses it: a cut
+    header made a model's own IndexError a harness error)."""
+    from tricklaw.mutation.verdicts import crash_kind
+    from tricklaw.verify import run
+
+    def ping(n: int) -> list[Result]:  # frames that differ in turn: none is folded
+        empty: list[list[Result]] = []
+        return pong(n - 1) if n else empty[n]
+
+    def pong(n: int) -> list[Result]:
+        return ping(n - 1)
+
+    (row,) = run.guarded("x", "lowhigh", 3, lambda: ping(100))
+    text = row.witness["traceback"]
+    assert text.startswith("Traceback (most recent call last):\n")
+    assert len(text) < run.TRACEBACK_CHARS + 100 and text.rstrip().endswith(
+        "list index out of range"
+    )
+    kind, what = crash_kind(text, Path("/nowhere"), [], stepped=True)
+    assert kind == "step-exception" and "IndexError" in what

@@ -249,10 +249,24 @@ def guarded(
                 witness={
                     "exception": what[:400],
                     "frame": frame,
-                    "traceback": "".join(traceback.format_exception(exc))[-4000:],
+                    "traceback": _clipped("".join(traceback.format_exception(exc))),
                 },
             )
         ]
+
+
+TRACEBACK_CHARS = 4000
+"""How much of a fallen step's traceback its row keeps: the innermost frames."""
+
+
+def _clipped(text: str) -> str:
+    """A traceback cut to its last :data:`TRACEBACK_CHARS` characters, its first line
+    (``Traceback (most recent call last):``) kept, so that it still reads as one."""
+    if len(text) <= TRACEBACK_CHARS:
+        return text
+    head = text.splitlines(keepends=True)[0]
+    tail = text[-TRACEBACK_CHARS:]
+    return head + "  ...\n" + tail[tail.find("\n") + 1 :]
 
 
 def _run_unit(
