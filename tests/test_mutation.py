@@ -339,3 +339,21 @@ def test_an_unknown_mutant_id_is_refused_not_a_run_of_nothing(
     with pytest.raises(SystemExit) as stop:
         main(["--only", "lowhigh.judge.L1.no-such-operator"])
     assert stop.value.code == 2 and "no such mutant" in capsys.readouterr().err
+
+
+def test_a_display_turned_up_mid_trick_is_a_behaviour(tmp_path: Path) -> None:
+    """Hund's virtual player's face-down card turned up after every card, not once the
+    trick is over (HUND-TWO-6): no legal action changes, but the table does; the
+    fingerprint records each decision's table state (``State.extra``), so the mutant is
+    not taken for equivalent (it was, in the whole set's run at 2b285b1)."""
+    root = repo_root()
+    mutant = next(
+        m
+        for m in mutants_of_file(root, "model/rulesets/hund/ruleset.py")
+        if "`full and virtual_game` -> `full or virtual_game`" in m.description
+    )
+    base = runner.baseline_fingerprint(root, ["hund"], Settings())
+    tree = copy_tree(root, tmp_path / "copy")
+    assert apply_patch(tree, mutant.patch) is None
+    got = runner.differing(tree, base, Settings())
+    assert isinstance(got, dict) and got["hund"][0].startswith("hund 2p")

@@ -8,7 +8,10 @@ digest of everything the model answers for it:
 
 * **games**: seeded random games (:func:`tricklaw.model.agents.random_states`) to the
   end (at most :data:`MAX_ROUNDS` rounds, each of at most :data:`DECISIONS_PER_CARD`
-  decisions per card of the deck): the legal actions at every decision, and the
+  decisions per card of the deck): the legal actions and the ruleset's own table state
+  (``State.extra``: Hund's powers held and the virtual player's display, The Last's
+  points cards; a display turned up mid-trick was taken for equivalent) at every
+  decision, and the
   game's JSON record (every action, trick result, round score, the totals and the
   winners), and each finished round's score recounted from its log alone
   (:meth:`Ruleset.recount_scores`: the second count that verify's self-check and the
@@ -174,7 +177,8 @@ def _game(game: Game, seed: int) -> Any:
                 return [trace, f"round {rounds + 1} has no end after {cap} decisions"]
             if not state.is_terminal():
                 legal = game.ruleset.legal_actions(state)
-                trace.append((state.current, list(legal), _accepted(game, state, legal)))
+                extra = repr(state.extra)  # the ruleset's table: Hund's powers and display
+                trace.append((state.current, list(legal), _accepted(game, state, legal), extra))
         recounts = [_answer(game.ruleset.recount_scores, game, log) for log in state.history]
         told = [_answer(_told_score, game, log) for log in state.history]
         contexts = [_answer(_told_contexts, game, log) for log in state.history]
