@@ -5,8 +5,9 @@ unmutated verify never executes is a blind spot, and any bug planted there survi
 verify (the run is deterministic, so a mutated run is the unmutated one up to the first
 time it reaches the changed statement, which it never does). This finds them for every
 mutant there could be, not only those of a mutant set: verify is run on each ruleset
-under coverage.py, in this process's own workers (``--jobs 0``: a worker a pool stops
-keeps no measure), and the statements of the rule functions
+under coverage.py in one process (a child started with ``--verify-in-process``, which
+runs verify with no worker pool: a pool's workers are not measured, and the command
+line asks for one worker at least), and the statements of the rule functions
 (:func:`~tricklaw.mutation.mutants.rule_functions`, in the ruleset's files and the
 shared ones) that no run executed are listed, shared files counted over every ruleset
 run.
@@ -30,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tricklaw.mutation.mutants import repo_root, rule_files, rule_functions
-from tricklaw.mutation.reach import ran_lines, statements
+from tricklaw.mutation.reach import ran_lines, statements, under_coverage
 
 
 def rule_statements(root: Path, path: str) -> set[int]:
@@ -50,8 +51,7 @@ def rule_statements(root: Path, path: str) -> set[int]:
 def measure(root: Path, ruleset: str, data: Path) -> str | None:
     """Run verify on ``ruleset`` under coverage.py, writing its measure to ``data``;
     None, or why verify did not pass."""
-    command = [sys.executable, "-m", "coverage", "run", f"--data-file={data}"]
-    command += [f"--include={root.resolve()}/*", "-m", "tricklaw.mutation.blind_spots"]
+    command = [sys.executable, *under_coverage(data, root), "tricklaw.mutation.blind_spots"]
     command += [IN_PROCESS, ruleset]
     paths = [str(root), os.environ.get("PYTHONPATH", "")]  # the tree's sources first
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}

@@ -88,6 +88,14 @@ def mutated_statements(root: Path, patch: str) -> dict[str, set[int]]:
     return out
 
 
+def under_coverage(data_file: Path, tree: Path) -> list[str]:
+    """The interpreter arguments that run a module (named next) under coverage.py,
+    measuring the files of ``tree`` into ``data_file``: what :func:`ran_lines` reads.
+    ``[sys.executable, *under_coverage(data, tree), "pkg.module", ...]``."""
+    where = os.path.realpath(tree)
+    return ["-m", "coverage", "run", f"--data-file={data_file}", f"--include={where}/*", "-m"]
+
+
 def ran_lines(data_file: Path, tree: Path) -> dict[str, frozenset[int]]:
     """The statements (first lines) coverage.py's data file ``data_file`` says ran, per
     file of ``tree`` (paths relative to it, as in a patch). coverage.py's analysis names

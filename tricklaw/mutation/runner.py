@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -46,7 +45,7 @@ from typing import Any
 
 from tricklaw.mutation.journal import Journal, source_digest
 from tricklaw.mutation.mutants import Mutant, patched_files, repo_root, rule_files
-from tricklaw.mutation.reach import ran_lines, unreached
+from tricklaw.mutation.reach import ran_lines, under_coverage, unreached
 from tricklaw.mutation.verdicts import (
     EQUIVALENT,
     ERROR,
@@ -149,10 +148,8 @@ def _behaviour_run(
     ``tree``: what it wrote, or why it wrote nothing; with ``lines``, run under
     coverage.py, which writes there the lines of ``tree`` that ran."""
     out = tree.parent / "behaviour.json"
-    command = [sys.executable, "-m"]
-    if lines is not None:
-        where = os.path.realpath(tree)
-        command += ["coverage", "run", f"--data-file={lines}", f"--include={where}/*", "-m"]
+    command = [sys.executable]
+    command += under_coverage(lines, tree) if lines is not None else ["-m"]
     command += ["tricklaw.mutation.behaviour"]
     command += ["--against", str(against)] if against else []
     command += [str(out), *rulesets]
