@@ -4,8 +4,10 @@ that ends verify with no report (tricklaw/verify/run.py, ``_outputs``)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import threading
 
 import pytest
 
@@ -27,3 +29,23 @@ def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit(fail_fast: bool
     if not fail_fast:  # a fast run stops at the first unit it lost
         assert ("lowhigh", "3") in {(r.ruleset, r.players) for r in dead}  # each unit named
     assert "BrokenProcessPool" in dead[0].witness["exception"]
+
+
+def deck_short_at_five() -> None:
+    """A worker's set-up planting a bug: lowhigh's top value at 5 players one short, so
+    the model's own games jam (LH-DECK-1) and the unit fails at once."""
+    from tricklaw.model.rulesets import lowhigh
+
+    lowhigh.TOP_VALUE[5] = 14
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_fast_run_that_fails_leaves_no_thread_or_process_behind(jobs: int) -> None:
+    """``--fail-fast`` stops the pool at the first failing unit; the pool's manager thread
+    must end with it, else the interpreter waits for that thread at exit, for ever (the
+    report printed, the process never ending: found with a planted bug, ``-j 1``)."""
+    threads = set(threading.enumerate())
+    rows = collect(Scope("lowhigh", players=5, jobs=jobs, setup=deck_short_at_five, fail_fast=True))
+    assert any(map(fails, rows))
+    assert set(threading.enumerate()) - threads == set()
+    assert multiprocessing.active_children() == []

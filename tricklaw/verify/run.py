@@ -400,11 +400,14 @@ def _run_until_failure(
             done[unit] = _outputs(future, unit)
             progress(f"{unit.ruleset} {unit.players or ''}: done")
             if any(map(fails, done[unit][0])):
-                pool.shutdown(wait=False, cancel_futures=True)
-                # Terminating a worker breaks the pool, which then stops the rest and
-                # fails every future not yet done: none of them is read.
+                # Terminating a worker breaks the pool: its manager thread then stops
+                # the rest, fails every future not yet done (none of them is read) and
+                # ends, and ``shutdown`` waits for it. (A ``shutdown(wait=False)`` here
+                # lets the pool forget that thread, which may go on waiting for a worker
+                # ``_reap`` stops: then the interpreter waits for it at exit, for ever.)
                 for worker in set(multiprocessing.active_children()) - before:
                     worker.terminate()
+                pool.shutdown(wait=True, cancel_futures=True)
                 break
     _reap(before)
     return done
