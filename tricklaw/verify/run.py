@@ -6,6 +6,7 @@ each process runs (in a fresh Z3 context, heaviest first on a pool of workers) a
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -381,7 +382,7 @@ def _run_until_failure(
     """``--fail-fast``: the units run lightest first, and the run stops as soon as a
     finished unit has a failing row (a unit stops at its own first failing step): units
     not yet started are not run, and running ones are stopped (their worker processes
-    terminated). The outputs of the units that finished, by unit."""
+    killed, :func:`_stop`). The outputs of the units that finished, by unit."""
     lightest = sorted(units, key=lambda u: u.weight)  # stable: ties keep their order
     done: dict[Unit, Outputs] = {}
     if scope.jobs < 1:
@@ -392,25 +393,45 @@ def _run_until_failure(
         return done
     before = set(multiprocessing.active_children())
     with _pool(scope, len(units)) as pool:
+        threads = set(threading.enumerate())
         futures: dict[Future[Outputs], Unit] = {
             pool.submit(_run_unit, scope, unit): unit for unit in lightest
         }
+        # The pool's manager thread, started by the first submit (not a daemon: the
+        # interpreter waits for it at exit).
+        manager = {t for t in set(threading.enumerate()) - threads if not t.daemon}
         for future in as_completed(futures):
             unit = futures[future]
             done[unit] = _outputs(future, unit)
             progress(f"{unit.ruleset} {unit.players or ''}: done")
             if any(map(fails, done[unit][0])):
-                # Terminating a worker breaks the pool: its manager thread then stops
-                # the rest, fails every future not yet done (none of them is read) and
-                # ends, and ``shutdown`` waits for it. (A ``shutdown(wait=False)`` here
-                # lets the pool forget that thread, which may go on waiting for a worker
-                # ``_reap`` stops: then the interpreter waits for it at exit, for ever.)
-                for worker in set(multiprocessing.active_children()) - before:
-                    worker.terminate()
-                pool.shutdown(wait=True, cancel_futures=True)
+                _stop(pool, before, manager)
                 break
     _reap(before)
     return done
+
+
+def _stop(
+    pool: ProcessPoolExecutor,
+    before: set[multiprocessing.process.BaseProcess],
+    threads: set[threading.Thread],
+) -> None:
+    """Stop ``pool`` at once: no unit starts, every worker is killed, and the pool's
+    manager ``threads`` have ended (else the interpreter waits for them at exit, for ever).
+
+    A worker is killed until none is left, because killing one can leave another stuck:
+    killed while it held the lock of the queue the results go back on, it leaves the
+    next worker to send a result waiting for that lock for ever, and the pool's manager
+    thread waiting for that worker. And the pool starts a worker in place of one that
+    finished its unit, which can happen after a first round of killing. A killed worker
+    breaks the pool; its manager thread then fails every future not yet done (none of
+    them is read) and ends."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    while any(t.is_alive() for t in threads):
+        for worker in set(multiprocessing.active_children()) - before:
+            worker.kill()
+        for thread in threads:
+            thread.join(0.1)
 
 
 def _reap(before: set[multiprocessing.process.BaseProcess]) -> None:
