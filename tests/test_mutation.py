@@ -92,9 +92,41 @@ def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
         "index-shift",
         "minmax-swap",
         "neg-drop",
+        "table-shift",
     ):
         assert kinds[kind] > 0, kind
     assert [m.id for m in generate()] == [m.id for m in mutants]  # deterministic
+
+
+TABLES = """\
+TOP_VALUE = {3: 9, 4: 12}
+ROUNDS = 5
+SEATS: tuple[int, ...] = (1, 2)
+NAMES = ("a", "b")
+MIXED = (1, "a")
+lower = 7
+FLAG = True
+"""
+
+
+def test_each_number_of_a_rule_table_is_shifted_by_one_each_way(tmp_path: Path) -> None:
+    (tmp_path / "tables.py").write_text(TABLES, encoding="utf-8")
+    mutants = mutants_of_file(tmp_path, "tables.py")
+    assert {m.operator for m in mutants} == {"table-shift"}
+    assert sorted(m.description.split(" in ", 1)[1] for m in mutants) == [
+        "ROUNDS: `5` -> `4`",
+        "ROUNDS: `5` -> `6`",
+        "SEATS[0]: `1` -> `0`",
+        "SEATS[0]: `1` -> `2`",
+        "SEATS[1]: `2` -> `1`",
+        "SEATS[1]: `2` -> `3`",
+        "TOP_VALUE[3]: `9` -> `10`",
+        "TOP_VALUE[3]: `9` -> `8`",
+        "TOP_VALUE[4]: `12` -> `11`",
+        "TOP_VALUE[4]: `12` -> `13`",
+    ]
+    shifted = next(m for m in mutants if m.description.endswith("`9` -> `10`"))
+    assert "+TOP_VALUE = {3: (10), 4: 12}" in shifted.patch  # the key left alone
 
 
 def test_no_mutant_of_presentation_or_checker_helpers() -> None:

@@ -24,7 +24,12 @@ real engine has:
 * ``bool-const``: ``True`` <-> ``False``;
 * ``minmax-swap``: ``min`` <-> ``max`` (a reversed tie rule);
 * ``neg-drop``: a unary minus removed (a sort key's tie order reversed);
-* ``arith-swap``: ``+`` <-> ``-``.
+* ``arith-swap``: ``+`` <-> ``-``;
+* ``table-shift``: a number of a module-level rule table plus or minus one (an
+  upper-case name bound to an integer or to a tuple, list or dict of integers: a hand
+  size by player count, a deck's top value, a round count, a seat number; dict keys
+  are left alone). The rule functions read these, so a wrong entry is a rule bug too,
+  one that may matter at one player count only.
 
 Mutant-set file (TOML, ``--mutants FILE``): one ``[[mutant]]`` table per mutant with
 ``id`` and ``description``, and either
@@ -301,6 +306,33 @@ def _body_nodes(fn: ast.FunctionDef) -> Iterator[tuple[ast.AST, dict[ast.AST, as
                 yield node, parents
 
 
+def _table_numbers(tree: ast.Module) -> Iterator[tuple[str, ast.Constant, int]]:
+    """(entry, node, number) for each integer of a module-level rule table
+    (``table-shift``): an upper-case name bound to an integer, or to a tuple, list or
+    dict of integers (the dict's values). The entry names where in the table it is:
+    ``ROUNDS``, ``HAND_SIZE[4]`` (a dict's key), ``BASE_DESIGNATIONS[0]`` (a position)."""
+    for stmt in tree.body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+        if isinstance(stmt, ast.AnnAssign):
+            target = stmt.target
+        value = getattr(stmt, "value", None)
+        if not isinstance(target, ast.Name) or not target.id.isupper() or value is None:
+            continue
+        items: list[tuple[str, ast.expr]] = [(target.id, value)]
+        if isinstance(value, ast.Dict):
+            keys = [ast.unparse(k) if k is not None else "**" for k in value.keys]
+            items = [(f"{target.id}[{k}]", v) for k, v in zip(keys, value.values, strict=True)]
+        elif isinstance(value, ast.Tuple | ast.List):
+            items = [(f"{target.id}[{i}]", v) for i, v in enumerate(value.elts)]
+        numbers = [
+            (entry, node, node.value)
+            for entry, node in items
+            if isinstance(node, ast.Constant) and type(node.value) is int
+        ]
+        if numbers and len(numbers) == len(items):
+            yield from numbers
+
+
 def _replace(lines: list[bytes], node: ast.AST, text: str) -> list[bytes]:
     """``lines`` (source as bytes, with their ends) with ``node``'s span replaced."""
     start, end = node.lineno - 1, node.end_lineno or node.lineno  # type: ignore[attr-defined]
@@ -332,34 +364,43 @@ def mutants_of_file(root: Path, path: str) -> list[Mutant]:
     stem = ".".join(p for p in parts if p != "__init__")
     out: list[Mutant] = []
     seen: set[str] = set()
-    for qualname, fn in rule_functions(tree):
-        for node, parents in _body_nodes(fn):
-            for operator, new in _variants(node, parents):
-                text = "(" + ast.unparse(new) + ")"
-                mutated = b"".join(_replace(lines, node, text)).decode("utf-8")
-                try:
-                    if ast.dump(ast.parse(mutated)) == ast.dump(tree):
-                        continue
-                except SyntaxError:
-                    continue
-                base = f"{stem}.{qualname}.L{node.lineno}.{operator}"  # type: ignore[attr-defined]
-                ident, k = base, 2
-                while ident in seen:
-                    ident, k = f"{base}.{k}", k + 1
-                seen.add(ident)
-                old = ast.get_source_segment(source, node) or ast.unparse(node)
-                out.append(
-                    Mutant(
-                        ident,
-                        f"{path}:{node.lineno} in {qualname}: "  # type: ignore[attr-defined]
-                        f"`{' '.join(old.split())}` -> `{ast.unparse(new)}`",
-                        make_patch(path, source, mutated),
-                        path,
-                        qualname,
-                        node.lineno,  # type: ignore[attr-defined]
-                        operator,
-                    )
-                )
+    planted: list[tuple[str, ast.AST, str, ast.expr]] = [
+        (qualname, node, operator, new)
+        for qualname, fn in rule_functions(tree)
+        for node, parents in _body_nodes(fn)
+        for operator, new in _variants(node, parents)
+    ]
+    planted += [
+        (entry, node, "table-shift", ast.Constant(number + delta))
+        for entry, node, number in _table_numbers(tree)
+        for delta in (1, -1)
+    ]
+    for qualname, node, operator, new in planted:
+        text = "(" + ast.unparse(new) + ")"
+        mutated = b"".join(_replace(lines, node, text)).decode("utf-8")
+        try:
+            if ast.dump(ast.parse(mutated)) == ast.dump(tree):
+                continue
+        except SyntaxError:
+            continue
+        base = f"{stem}.{qualname}.L{node.lineno}.{operator}"  # type: ignore[attr-defined]
+        ident, k = base, 2
+        while ident in seen:
+            ident, k = f"{base}.{k}", k + 1
+        seen.add(ident)
+        old = ast.get_source_segment(source, node) or ast.unparse(node)
+        out.append(
+            Mutant(
+                ident,
+                f"{path}:{node.lineno} in {qualname}: "  # type: ignore[attr-defined]
+                f"`{' '.join(old.split())}` -> `{ast.unparse(new)}`",
+                make_patch(path, source, mutated),
+                path,
+                qualname,
+                node.lineno,  # type: ignore[attr-defined]
+                operator,
+            )
+        )
     return out
 
 
