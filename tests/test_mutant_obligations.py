@@ -157,6 +157,34 @@ def test_the_first_leader_reading_swapped_is_a_counterexample(tmp_path: Path) ->
     assert all(w["inputs"]["index"] > 0 for _, _, w in starts)  # round 1 is seat 0 in both
 
 
+@clause("HUND-D-DESIGNATION")
+def test_hunds_ascending_designation_is_held_to_its_reading(tmp_path: Path) -> None:
+    """Found by the whole set's run at 0409103: ``hund.ruleset.Hund.cut.L108`` (the
+    first unused number as ``left[-1]``, or the reading's test negated) was killed only
+    by the published vectors, because no obligation held the ascending reading's rounds
+    to their numbers. Planted here as the numbers taken from the top."""
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.hund import ruleset
+        from tricklaw.proofs import round_rule_checks
+
+        ruleset.BASE_DESIGNATIONS = (5, 4, 3, 2, 1)
+        rows = round_rule_checks.rule_results(get_ruleset("hund"), 3, {}, 30_000)
+        print(json.dumps([[r.obligation, r.status, r.witness] for r in rows]))
+        """,
+    )
+    found = [row for row in rows if row[0] == "rule designation-ascending"]
+    assert len(found) == 1 and found[0][1] == COUNTEREXAMPLE
+    assert found[0][2]["model"] == 5 and found[0][2]["rule"] == 1  # round 1 designates 1
+    unplanted = round_rule_checks.rule_results(get_ruleset("hund"), 3, {}, TIMEOUT)
+    rule = [r for r in unplanted if r.obligation == "rule designation-ascending"]
+    assert [r.status for r in rule] == ["pass"]
+    assert rule[0].reading == "designation=ascending, designation-mode=drawn"
+
+
 class Endless(tiny.Tiny):
     """Tiny whose game never ends."""
 
@@ -184,10 +212,18 @@ print(json.dumps([row.status, row.detail]))
     ("ruleset", "file", "was", "now"),
     [
         ("hund", "model/rulesets/hund/ruleset.py", "self.palette)[2])", "self.palette)[1])"),
-        ("sticheln", "model/rulesets/sticheln.py", "len(picked) != len(piles)",
-         "len(picked) == len(piles)"),
-        ("lowhigh", "model/rulesets/lowhigh.py", "(score(pile) for pile in piles)",
-         "(score(pile[1:]) for pile in piles)"),
+        (
+            "sticheln",
+            "model/rulesets/sticheln.py",
+            "len(picked) != len(piles)",
+            "len(picked) == len(piles)",
+        ),
+        (
+            "lowhigh",
+            "model/rulesets/lowhigh.py",
+            "(score(pile) for pile in piles)",
+            "(score(pile[1:]) for pile in piles)",
+        ),
     ],
     ids=["hund-powers-index", "sticheln-length-check", "lowhigh-pile"],
 )
@@ -207,10 +243,18 @@ def test_a_bug_in_scoring_a_told_round_fails_the_self_check(
 @pytest.mark.parametrize(
     ("ruleset", "file", "was", "now"),
     [
-        ("the-last", "model/rulesets/the_last/ruleset.py", "is Phase.CHOOSE:  # KEEP",
-         "is not Phase.CHOOSE:  # KEEP"),
-        ("hund", "model/rulesets/hund/ruleset.py", "return action in hand and (not trick",
-         "return action in hand or (not trick"),
+        (
+            "the-last",
+            "model/rulesets/the_last/ruleset.py",
+            "is Phase.CHOOSE:  # KEEP",
+            "is not Phase.CHOOSE:  # KEEP",
+        ),
+        (
+            "hund",
+            "model/rulesets/hund/ruleset.py",
+            "return action in hand and (not trick",
+            "return action in hand or (not trick",
+        ),
     ],
     ids=["the-last-phase", "hund-follow"],
 )

@@ -752,6 +752,40 @@ def lead_model(game: Game, log: RoundLog) -> int:
     return NOBODY if decider is None else int(decider)
 
 
+def designation_inputs(game: Game, log: RoundLog) -> dict[str, int]:
+    """The round's place in the game (0 for the first), all the ascending reading reads."""
+    return {"round": log.index}
+
+
+def designation_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
+    """Each round has a designated number (HUND-DESIG-1); under the reading
+    ``designation=ascending`` of HUND-D-DESIGNATION, round r (counted from 1) has r. (The
+    ``shuffled`` reading allows any number not yet used: no single outcome to hold the
+    model to, so it is not a round rule.)"""
+    return [Tracked("HUND-D-DESIGNATION", out == v["round"] + 1)]
+
+
+def designation_model(game: Game, log: RoundLog) -> int:
+    """The round's designated number as the model dealt it."""
+    return int(dict(log.deal.extras)["designation"])
+
+
+ASCENDING = MappingProxyType({"designation": "ascending", "designation-mode": "drawn"})
+"""The games the designation rule is sampled in: numbers drawn (not chosen sets), in the
+ascending reading."""
+
 ROUND_RULES.register(
-    "hund", (RoundRule("lead-decider", ("lead-tie",), None, lead_inputs, lead_rule, lead_model),)
+    "hund",
+    (
+        RoundRule("lead-decider", ("lead-tie",), None, lead_inputs, lead_rule, lead_model),
+        RoundRule(
+            "designation-ascending",
+            (),
+            None,
+            designation_inputs,
+            designation_rule,
+            designation_model,
+            ASCENDING,
+        ),
+    ),
 )
