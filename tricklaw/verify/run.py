@@ -361,6 +361,23 @@ def _outputs(future: Future[Outputs], unit: Unit) -> Outputs:
         return [row], []
 
 
+def _submit(
+    pool: ProcessPoolExecutor, scope: Scope, units: list[Unit]
+) -> dict[Unit, Future[Outputs]]:
+    """Each unit's future on ``pool``, in the order of ``units``. A pool that broke while
+    the units were handed over (a worker dead already) refuses the rest: each of those
+    gets a future failed with that error, which :func:`_outputs` reports like the others."""
+    out: dict[Unit, Future[Outputs]] = {}
+    for unit in units:
+        try:
+            out[unit] = pool.submit(_run_unit, scope, unit)
+        except BrokenProcessPool as exc:
+            lost: Future[Outputs] = Future()
+            lost.set_exception(exc)
+            out[unit] = lost
+    return out
+
+
 def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
     """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
     (``_pool``), the heaviest units start first."""
@@ -368,7 +385,7 @@ def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None])
         return [_run_unit(scope, unit, progress) for unit in units]
     with _pool(scope, len(units)) as pool:
         heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
-        futures = {unit: pool.submit(_run_unit, scope, unit) for unit in heaviest}
+        futures = _submit(pool, scope, heaviest)
         out = []
         for unit in units:
             out.append(_outputs(futures[unit], unit))
@@ -394,9 +411,7 @@ def _run_until_failure(
     before = set(multiprocessing.active_children())
     with _pool(scope, len(units)) as pool:
         threads = set(threading.enumerate())
-        futures: dict[Future[Outputs], Unit] = {
-            pool.submit(_run_unit, scope, unit): unit for unit in lightest
-        }
+        futures = {future: unit for unit, future in _submit(pool, scope, lightest).items()}
         # The pool's manager thread, started by the first submit (not a daemon: the
         # interpreter waits for it at exit).
         manager = {t for t in set(threading.enumerate()) - threads if not t.daemon}
