@@ -5,8 +5,6 @@ that ends verify with no report (tricklaw/verify/run.py, ``_outputs``)."""
 from __future__ import annotations
 
 import multiprocessing
-import os
-import signal
 import threading
 from functools import partial
 
@@ -16,15 +14,16 @@ from tricklaw.mutation import verdicts
 from tricklaw.proofs.obligations import fails
 from tricklaw.verify import Scope, collect
 
-
-def killed() -> None:
-    """A worker's set-up that kills its own process, as the out-of-memory killer does."""
-    os.kill(os.getpid(), signal.SIGKILL)
+KILLED = partial(exec, "import os, signal; os.kill(os.getpid(), signal.SIGKILL)")
+"""A worker's set-up that kills its own process, as the out-of-memory killer does. Built
+from builtins, so a worker unpickles it whatever its ``sys.path``: a function of this
+module that a worker cannot import breaks the pool too, and the test would pass for
+that reason instead."""
 
 
 @pytest.mark.parametrize("fail_fast", [False, True])
 def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit(fail_fast: bool) -> None:
-    rows = collect(Scope("lowhigh", players=3, jobs=1, setup=killed, fail_fast=fail_fast))
+    rows = collect(Scope("lowhigh", players=3, jobs=1, setup=KILLED, fail_fast=fail_fast))
     dead = [r for r in rows if r.obligation == verdicts.WORKER]  # the harness's name for it
     assert dead and all(fails(r) and "killed from outside" in r.detail for r in dead)
     if not fail_fast:  # a fast run stops at the first unit it lost
