@@ -9,7 +9,11 @@ with), since an option the rule does not read can still decide which of its case
 round meets (Hund's Lead goes to no suit only when two designation sets may name one
 suit). The rule's inputs become constraints, and one incremental Z3 solver checks that
 the rule under them is satisfiable (so no check is vacuous) and that no outcome other
-than the model's satisfies it (so the model's is the rule's one answer).
+than the model's satisfies it (so the model's is the rule's one answer). A rule that
+leaves a choice (:attr:`~tricklaw.proofs.round_rules.RoundRule.chooses`, a draw) is
+checked to allow the model's outcome instead, and must forbid, in some sampled round, an
+outcome the model gave in another round: a rule that allows every answer the model gives
+checks nothing, and the row fails.
 
 Each case of the rule (an assertion ``premise => ...`` whose premise is stated over the
 inputs alone) must be met by some round: a case no round meets is left unchecked, and
@@ -142,44 +146,87 @@ def _check_rounds(rule: RoundRule, games: Sequence[tuple[str, Game]], timeout_ms
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(*[t.formula for t in tracked])
-    checked = 0
+    seen: list[tuple[str, dict[str, int], int]] = []
     for name, game, logs in sampled_rounds(games):
         given = values(rule, game, logs)
         pairs = [(inputs[k], z3.IntVal(v)) for k, v in given.items()]
         unmet = [(c, p) for c, p in unmet if not meets(p, pairs)]
         want = rule.model(game, logs[-1])
+        seen.append((name, given, want))
         solver.push()
         solver.add(*[inputs[k] == v for k, v in given.items()])
         some = solver.check()
+        allowed = solver.model().eval(out, True) if some == z3.sat else None
         solver.push()
-        solver.add(out != want)
+        solver.add(out == want if rule.chooses else out != want)
         other = solver.check() if some == z3.sat else some
-        found = solver.model() if other == z3.sat else None
+        found = solver.model().eval(out, True) if other == z3.sat else None
         solver.pop()
         solver.pop()
-        checked += 1
         if z3.unknown in (some, other):
             return UNKNOWN, f"{name}: Z3 did not answer", {"round": name}, clauses
-        if some == z3.unsat or found is not None:
-            rule_says = "nothing" if found is None else found.eval(out, True).as_long()
+        # a choice rule must allow the model's answer; any other rule, no answer but it
+        disagrees = other == (z3.unsat if rule.chooses else z3.sat)
+        if some == z3.unsat or disagrees:
+            says = allowed if rule.chooses else found
+            rule_says = "nothing" if says is None else says.as_long()
             witness = {"round": name, "inputs": given, "model": want, "rule": rule_says}
             why = (
                 "the rule allows no outcome"
-                if found is None
+                if some == z3.unsat
                 else "the model's answer is not the rule's"
             )
             return COUNTEREXAMPLE, f"{name}: {why}", witness, clauses
-    sample = f"{checked} seeded random rounds under {len(games)} sets of options"
+    sample = f"{len(seen)} seeded random rounds under {len(games)} sets of options"
     if unmet:
         told = "; ".join(f"{c}: {p}" for c, p in unmet)
         detail = f"{sample}: no round meets the case {told}, so the rule is unchecked there"
         return FAIL, detail, {"unmet": [f"{c}: {p}" for c, p in unmet]}, clauses
-    return (
-        "pass",
-        f"{sample}: the model's answer is the rule's only one, in every case",
-        {},
-        clauses,
+    if not rule.chooses:
+        return (
+            "pass",
+            f"{sample}: the model's answer is the rule's only one, in every case",
+            {},
+            clauses,
+        )
+    return _choice_discriminates(solver, inputs, out, seen, sample=sample, clauses=clauses)
+
+
+def _choice_discriminates(
+    solver: z3.Solver,
+    inputs: Mapping[str, z3.ArithRef],
+    out: z3.ArithRef,
+    seen: Sequence[tuple[str, dict[str, int], int]],
+    *,
+    sample: str,
+    clauses: tuple[str, ...],
+) -> Checked:
+    """The end of a choice rule's check, every round's answer being allowed: ``pass``
+    naming a round where the rule forbids an answer the model gave in another round, or
+    ``fail`` when there is none (the rule is true of every answer the model gives)."""
+    answers = sorted({want for _, _, want in seen})
+    for name, given, want in seen:
+        for answer in answers:
+            if answer == want:
+                continue
+            solver.push()
+            solver.add(*[inputs[k] == v for k, v in given.items()], out == answer)
+            verdict = solver.check()
+            solver.pop()
+            if verdict == z3.unknown:
+                return UNKNOWN, f"{name}: Z3 did not answer", {"round": name}, clauses
+            if verdict == z3.unsat:
+                detail = (
+                    f"{sample}: the model's answer is one the rule allows, in every case; "
+                    f"the rule is no blank cheque: in {name} it forbids {answer}, an answer "
+                    "the model gives in other rounds"
+                )
+                return "pass", detail, {"forbids": {"round": name, "outcome": answer}}, clauses
+    detail = (
+        f"{sample}: the rule allows every answer the model gave ({answers}) in every round, "
+        "so it checks nothing"
     )
+    return FAIL, detail, {"answers": answers}, clauses
 
 
 def rule_results(

@@ -11,6 +11,7 @@ subclass of the plug-in game, so they hold on a compiled install too.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,9 @@ from tricklaw.mutation.verdicts import (
     timeout_is_kill,
 )
 from tricklaw.proofs import plain, round_rule_checks, winner_rule
-from tricklaw.proofs.solver import COUNTEREXAMPLE
+from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
+from tricklaw.proofs.round_rules import hund as hund_rounds
+from tricklaw.proofs.solver import COUNTEREXAMPLE, Tracked
 from tricklaw.spec import load_registry
 from tricklaw.verify.checks import SELF_CHECK_MAX_ROUNDS, self_check
 
@@ -183,6 +186,55 @@ def test_hunds_ascending_designation_is_held_to_its_reading(tmp_path: Path) -> N
     rule = [r for r in unplanted if r.obligation == "rule designation-ascending"]
     assert [r.status for r in rule] == ["pass"]
     assert rule[0].reading == "designation=ascending, designation-mode=drawn"
+
+
+@clause("HUND-D-DESIGNATION")
+def test_hunds_shuffled_designation_uses_each_number_once(tmp_path: Path) -> None:
+    """The shuffled reading leaves each round a choice, any number not used yet, so it is
+    a rule that chooses (:attr:`RoundRule.chooses`): planted here, a draw that forgets the
+    game's earlier rounds (so a number comes again) is a counterexample in the round that
+    repeats one."""
+    rows = run_planted(
+        tmp_path,
+        """
+        import json
+        from tricklaw.model import get_ruleset
+        from tricklaw.model.rulesets.hund import ruleset
+        from tricklaw.proofs import round_rule_checks
+
+        cut = ruleset.Hund.cut
+        ruleset.Hund.cut = lambda self, game, order, rng, history: cut(self, game, order, rng, ())
+        rows = round_rule_checks.rule_results(get_ruleset("hund"), 3, {}, 30_000)
+        print(json.dumps([[r.obligation, r.status, r.witness] for r in rows]))
+        """,
+    )
+    (found,) = [row for row in rows if row[0] == "rule designation-shuffled"]
+    assert found[1] == COUNTEREXAMPLE
+    earlier = [v for k, v in found[2]["inputs"].items() if k.startswith("earlier_")]
+    assert found[2]["model"] in earlier  # the number of an earlier round, drawn again
+    unplanted = round_rule_checks.rule_results(get_ruleset("hund"), 3, {}, TIMEOUT)
+    (rule,) = [r for r in unplanted if r.obligation == "rule designation-shuffled"]
+    assert rule.status == "pass" and "forbids" in rule.witness
+    assert rule.reading == "designation=shuffled, designation-mode=drawn"
+
+
+def test_a_rule_that_chooses_but_allows_every_answer_fails() -> None:
+    """A choice rule true of every answer the model gives checks nothing: the row fails
+    rather than pass."""
+    hund = get_ruleset("hund")
+    game = hund.make_game(2, dict(hund_rounds.SHUFFLED))
+    loose = replace(
+        hund_rules(), name="loose", rule=lambda g, v, out: [Tracked("HUND-DESIG-1", out >= 0)]
+    )
+    status, detail, witness, _ = round_rule_checks.check_rule(loose, [("", game)], TIMEOUT)
+    assert status == "fail" and "checks nothing" in detail
+    assert witness["answers"] == [1, 2, 3, 4, 5]
+
+
+def hund_rules() -> RoundRule:
+    """Hund's shuffled designation rule."""
+    (rule,) = [r for r in ROUND_RULES.lookup("hund") if r.name == "designation-shuffled"]
+    return rule
 
 
 class Endless(tiny.Tiny):

@@ -73,9 +73,8 @@ from tricklaw.proofs.quantities import (
     places,
     play_order,
 )
-from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import Tracked
-from tricklaw.proofs.tricks import NOBODY, Case, TrickEncoding
+from tricklaw.proofs.tricks import Case, TrickEncoding
 
 SUITS = 5
 """Five suits (HUND-FACT-1)."""
@@ -664,128 +663,5 @@ TIES.register(
             "lead-cards": PlayerQuantity(observe=per_round(_suit_counts(LEAD_POWER, True))),
             "total": PlayerQuantity(),
         }
-    ),
-)
-
-
-# --- the Lead decider: a rule of the finished round --------------------------------------
-
-LEAD_EFFECT = 4
-"""Lead is the fifth effect handed out (HUND-POWER-5, "Effect 5"; HUND-DESIG-2: in order)."""
-
-
-def lead_inputs(game: Game, log: RoundLog) -> dict[str, int]:
-    """What the Lead decider is decided from: whether the fifth effect was handed out
-    (``assigned``), the cards of the Lead suit each seat took (``count_s``), and the seats
-    in play order from the round's start player (``order_k``)."""
-    holders = [game.ruleset.palette.letters.index(x) for x in dict(log.facts)["powers"]]
-    assigned = len(holders) > LEAD_EFFECT
-    suit = holders[LEAD_EFFECT] if assigned else -1
-    taken = log.taken(game.seats)
-    out = {"assigned": int(assigned)}
-    out |= {f"count_{s}": sum(1 for c in pile if c >> 5 == suit) for s, pile in enumerate(taken)}
-    seats = len(log.seating)
-    at = log.seating.index(log.first_leader)
-    out |= {f"order_{k}": log.seating[(at + k) % seats] for k in range(seats)}
-    return out
-
-
-def lead_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
-    """The Lead decider from the clauses: nobody when Lead was not handed out; the seat
-    with most cards of the Lead suit (HUND-POWER-5); a tie for most (HUND-D-LEADTIE):
-    nobody, or under ``earliest`` the tied seat first in play order from the start player;
-    never the virtual player: then nobody (HUND-GAP-6)."""
-    seats = game.seats
-    counts = [v[f"count_{s}"] for s in range(seats)]
-    order = [v[f"order_{k}"] for k in range(seats)]
-    best = [z3.And(*[c >= d for d in counts]) for c in counts]
-    unique = [
-        z3.And(best[s], *[counts[t] < counts[s] for t in range(seats) if t != s])
-        for s in range(seats)
-    ]
-    tie = z3.Not(z3.Or(*unique))
-    if game.options["lead-tie"] == "earliest":
-
-        def first_best(k: int) -> z3.BoolRef:
-            at = [z3.And(order[k] == s, best[s]) for s in range(seats)]
-            before = [z3.And(order[j] == s, best[s]) for j in range(k) for s in range(seats)]
-            return z3.And(z3.Or(*at), z3.Not(z3.Or(*before)) if before else z3.BoolVal(True))
-
-        tie_rule = z3.And(*[z3.Implies(first_best(k), out == order[k]) for k in range(seats)])
-    else:
-        tie_rule = out == NOBODY
-    chosen = z3.Int("lead_chosen")
-    virtual = list(range(game.players, seats))
-    return [
-        Tracked("HUND-POWER-5", z3.Implies(v["assigned"] == 0, out == NOBODY)),
-        Tracked(
-            "HUND-POWER-5",
-            z3.Implies(
-                v["assigned"] == 1,
-                z3.And(*[z3.Implies(unique[s], chosen == s) for s in range(seats)]),
-            ),
-        ),
-        Tracked(
-            "HUND-D-LEADTIE",
-            z3.Implies(
-                z3.And(v["assigned"] == 1, tie),
-                z3.substitute(tie_rule, (out, chosen)),
-            ),
-        ),
-        Tracked(
-            "HUND-GAP-6",
-            z3.Implies(
-                v["assigned"] == 1,
-                z3.If(
-                    z3.Or(chosen == NOBODY, *[chosen == s for s in virtual]),
-                    out == NOBODY,
-                    out == chosen,
-                ),
-            ),
-        ),
-    ]
-
-
-def lead_model(game: Game, log: RoundLog) -> int:
-    """The model's Lead decider, as the round's facts record it."""
-    decider = dict(log.facts)["lead_decider"]
-    return NOBODY if decider is None else int(decider)
-
-
-def designation_inputs(game: Game, log: RoundLog) -> dict[str, int]:
-    """The round's place in the game (0 for the first), all the ascending reading reads."""
-    return {"round": log.index}
-
-
-def designation_rule(game: Game, v: Mapping[str, z3.ArithRef], out: z3.ArithRef) -> list[Tracked]:
-    """Each round has a designated number (HUND-DESIG-1); under the reading
-    ``designation=ascending`` of HUND-D-DESIGNATION, round r (counted from 1) has r. (The
-    ``shuffled`` reading allows any number not yet used: no single outcome to hold the
-    model to, so it is not a round rule.)"""
-    return [Tracked("HUND-D-DESIGNATION", out == v["round"] + 1)]
-
-
-def designation_model(game: Game, log: RoundLog) -> int:
-    """The round's designated number as the model dealt it."""
-    return int(dict(log.deal.extras)["designation"])
-
-
-ASCENDING = MappingProxyType({"designation": "ascending", "designation-mode": "drawn"})
-"""The games the designation rule is sampled in: numbers drawn (not chosen sets), in the
-ascending reading."""
-
-ROUND_RULES.register(
-    "hund",
-    (
-        RoundRule("lead-decider", ("lead-tie",), None, lead_inputs, lead_rule, lead_model),
-        RoundRule(
-            "designation-ascending",
-            (),
-            None,
-            designation_inputs,
-            designation_rule,
-            designation_model,
-            ASCENDING,
-        ),
     ),
 )

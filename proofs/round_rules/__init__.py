@@ -9,7 +9,7 @@ order, which powers were handed out), and reads the model's answer off the same 
 on sampled rounds of every reading the rule reads.
 
 :data:`ROUND_RULES` maps each ruleset id to its rules (an empty tuple for a game with
-none); each game's module in :mod:`tricklaw.proofs.encodings` registers its own.
+none); each game's module in this package registers its own.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ class RoundRule:
     """One rule of a finished round: its name, the options it reads, the player counts
     it applies at (None: all), the round's values it is stated over, the rule in Z3
     relating them to the outcome, the model's outcome for the round, and the options the
-    sampled games are played under."""
+    sampled games are played under; a rule that decides the outcome, or one that leaves a
+    choice (:attr:`chooses`)."""
 
     name: str
     readings: tuple[str, ...]
@@ -51,8 +52,15 @@ class RoundRule:
     history: Callable[[Game, Sequence[RoundLog]], Mapping[str, int]] | None = None
     """For a rule whose answer in a later round depends on an earlier one (The Last's
     ghost seated once for the game): more values by name, read off the game's rounds up
-    to and including this one (oldest first), never off the model's answer."""
+    to and including this one (oldest first), never off the model's answer for this
+    round."""
+    chooses: bool = False
+    """True for a rule that leaves a choice (a draw: Hund's number of a round under
+    ``designation=shuffled`` is any card not yet used): the model's outcome must be one
+    the rule allows, and the rule must forbid, in some sampled round, an outcome the model
+    gave in another (so it is not true of every answer the model gives). False: the
+    model's outcome must be the rule's only one."""
 
 
-ROUND_RULES: Registry[tuple[RoundRule, ...]] = Registry("round rules", "tricklaw.proofs.encodings")
+ROUND_RULES: Registry[tuple[RoundRule, ...]] = Registry("round rules", __name__)
 """Ruleset id -> its round rules."""
