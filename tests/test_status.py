@@ -276,7 +276,9 @@ def test_a_step_that_falls_over_is_a_fail_row_and_verify_goes_on(
 ) -> None:
     """A step that raises (a model crashing on an input the step gave it) becomes one
     ``fail`` row naming the exception and where it was raised; the other steps still
-    report. A bad option value is still the user's one-line error, not a row."""
+    report. The model refusing an input a step made (an OptionError) is such a row too
+    (a designation table shifted made verify end in what read as the user's error); the
+    user's own bad option value is refused before any step, in one line."""
     from tricklaw.spec.errors import OptionError
     from tricklaw.verify import run
 
@@ -294,11 +296,13 @@ def test_a_step_that_falls_over_is_a_fail_row_and_verify_goes_on(
         results[0].witness["frame"].endswith(f"test_status.py:{falls.__code__.co_firstlineno + 1}")
     )
 
-    def bad_option(*_: object) -> list[Result]:
-        raise OptionError("rounds: not a number")
+    def refuses(*_: object) -> list[Result]:  # as a model refusing a card of the clauses
+        raise OptionError("hund trick context designation: 1 is not a designation card")
 
-    with pytest.raises(OptionError):
-        run.guarded("x", "lowhigh", 3, bad_option)
+    (row,) = run.guarded("x", "hund", 3, refuses)
+    assert row.status == FAIL and "OptionError: hund trick context designation" in row.detail
+    with pytest.raises(OptionError, match="rounds"):  # the user's own bad value: before any step
+        run.collect(run.Scope(ruleset="lowhigh", options={"rounds": "many"}))
 
 
 def test_the_shuffle_step_falling_over_is_a_fail_row_too(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,6 @@
 """A verify worker killed from outside (the system's answer to a process that takes all
 the memory, as a mutated model can) is a ``fail`` row naming the unit, not a traceback
-that ends verify with no report (tricklaw/verify/run.py, ``_outputs``)."""
+that ends verify with no report (tricklaw/verify/run.py ``_lost``, tricklaw/verify/pool.py)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,14 @@
 """What ``tricklaw verify`` runs and where: the :class:`Scope` asked for, the steps per
 ruleset and player count (:data:`PLAYER_STEPS`, :data:`PARTED_STEPS`), the :class:`Unit`
-each process runs (in a fresh Z3 context, heaviest first on a pool of workers) and
+each process runs (in a fresh Z3 context, heaviest first on a pool of workers,
+:mod:`tricklaw.verify.pool`) and
 :func:`collect`, which gathers every result in a fixed order."""
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -49,6 +47,7 @@ from tricklaw.verify.checks import (
     shuffle_check,
     vector_results,
 )
+from tricklaw.verify.pool import Workers, run_each, run_until
 
 
 @dataclass(frozen=True)
@@ -227,13 +226,13 @@ def guarded(
     naming the exception and where it was raised (``witness``: ``exception``, ``frame``
     and the ``traceback``), so that one step falling over (a model that crashes on an
     input the step gave it, or a check that raises) fails verify with a report of every
-    other step, rather than ending it. A bad option value (:class:`OptionError`) is the
-    user's input, not a finding: it still ends verify with its one-line error."""
+    other step, rather than ending it. That includes :class:`OptionError`: the options
+    the user fixed are checked before any step runs (:func:`collect`), so a step that
+    meets one has had the model refuse an input the step made from the clauses (a
+    designation card, a reading), a finding, not the user's error."""
     start = time.perf_counter()
     try:
         return call()
-    except OptionError:
-        raise
     except Exception as exc:  # any fall is reported as the step's failure
         frames = traceback.extract_tb(exc.__traceback__)
         frame = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else ""
@@ -324,73 +323,49 @@ Outputs = tuple[list[Result], list[dict[str, Any]]]
 """What a unit gives: its results and the SMT-LIB files it wrote."""
 
 
-def _pool(scope: Scope, units: int) -> ProcessPoolExecutor:
-    """``scope.jobs`` worker processes, each running one unit, forked from a fork server
-    that has only imported tricklaw: what Z3 answers (a witness, an unsat core) then
-    cannot depend on what else a process solved before, or on where its memory lies, so
-    the results are the same for every number of workers."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["tricklaw.verify"])
-    return ProcessPoolExecutor(
-        max_workers=min(scope.jobs, units),
-        mp_context=context,
-        initializer=scope.setup,
-        max_tasks_per_child=1,
+def _workers(scope: Scope) -> Workers:
+    """The worker processes of ``scope`` (:mod:`tricklaw.verify.pool`)."""
+    return Workers(scope.jobs, scope.setup, "tricklaw.verify")
+
+
+def _lost(unit: Unit, exc: BrokenProcessPool) -> Outputs:
+    """The outputs of a unit whose pool broke (a worker was killed from outside, as the
+    system does to a process that takes all the memory, and the pool then fails every
+    unit not done): one ``fail`` row for the unit, instead of ending verify with no
+    report: its rows are missing."""
+    row = Result(
+        "worker",
+        unit.ruleset,
+        str(unit.players or ""),
+        unit.step,
+        FAIL,
+        0.0,
+        detail="the worker pool broke while this unit ran or waited (a worker was "
+        "killed from outside: out of memory, or a signal); its rows are missing",
+        witness={"exception": f"{type(exc).__name__}: {exc}"[:400]},
     )
+    return [row], []
 
 
-def _outputs(future: Future[Outputs], unit: Unit) -> Outputs:
-    """``future``'s outputs for ``unit``; when the pool broke (a worker was killed from
-    outside, as the system does to a process that takes all the memory, and the pool
-    then fails every unit not done), one ``fail`` row for the unit instead of ending
-    verify with no report: its rows are missing."""
-    try:
-        return future.result()
-    except BrokenProcessPool as exc:
-        row = Result(
-            "worker",
-            unit.ruleset,
-            str(unit.players or ""),
-            unit.step,
-            FAIL,
-            0.0,
-            detail="the worker pool broke while this unit ran or waited (a worker was "
-            "killed from outside: out of memory, or a signal); its rows are missing",
-            witness={"exception": f"{type(exc).__name__}: {exc}"[:400]},
-        )
-        return [row], []
+def _failed(outputs: Outputs) -> bool:
+    """Whether a unit's outputs have a failing row."""
+    return any(map(fails, outputs[0]))
 
 
-def _submit(
-    pool: ProcessPoolExecutor, scope: Scope, units: list[Unit]
-) -> dict[Unit, Future[Outputs]]:
-    """Each unit's future on ``pool``, in the order of ``units``. A pool that broke while
-    the units were handed over (a worker dead already) refuses the rest: each of those
-    gets a future failed with that error, which :func:`_outputs` reports like the others."""
-    out: dict[Unit, Future[Outputs]] = {}
-    for unit in units:
-        try:
-            out[unit] = pool.submit(_run_unit, scope, unit)
-        except BrokenProcessPool as exc:
-            lost: Future[Outputs] = Future()
-            lost.set_exception(exc)
-            out[unit] = lost
-    return out
+def _finished(progress: Callable[[str], None], unit: Unit) -> None:
+    """Say that ``unit`` is done."""
+    progress(f"{unit.ruleset} {unit.players or ''}: done")
 
 
 def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
     """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
-    (``_pool``), the heaviest units start first."""
+    (:func:`~tricklaw.verify.pool.run_each`), the heaviest units start first."""
     if scope.jobs < 1:
         return [_run_unit(scope, unit, progress) for unit in units]
-    with _pool(scope, len(units)) as pool:
-        heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
-        futures = _submit(pool, scope, heaviest)
-        out = []
-        for unit in units:
-            out.append(_outputs(futures[unit], unit))
-            progress(f"{unit.ruleset} {unit.players or ''}: done")
-        return out
+    heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
+    work = partial(_run_unit, scope)
+    done = run_each(_workers(scope), work, heaviest, _lost, done=partial(_finished, progress))
+    return [done[unit] for unit in units]
 
 
 def _run_until_failure(
@@ -398,68 +373,20 @@ def _run_until_failure(
 ) -> dict[Unit, Outputs]:
     """``--fail-fast``: the units run lightest first, and the run stops as soon as a
     finished unit has a failing row (a unit stops at its own first failing step): units
-    not yet started are not run, and running ones are stopped (their worker processes
-    killed, :func:`_stop`). The outputs of the units that finished, by unit."""
+    not yet started are not run, and running ones are stopped
+    (:func:`~tricklaw.verify.pool.run_until`). The outputs of the units that finished,
+    by unit."""
     lightest = sorted(units, key=lambda u: u.weight)  # stable: ties keep their order
+    if scope.jobs >= 1:
+        work = partial(_run_unit, scope)
+        finished = partial(_finished, progress)
+        return run_until(_workers(scope), work, lightest, _lost, failed=_failed, done=finished)
     done: dict[Unit, Outputs] = {}
-    if scope.jobs < 1:
-        for unit in lightest:
-            done[unit] = _run_unit(scope, unit, progress)
-            if any(map(fails, done[unit][0])):
-                break
-        return done
-    before = set(multiprocessing.active_children())
-    with _pool(scope, len(units)) as pool:
-        threads = set(threading.enumerate())
-        futures = {future: unit for unit, future in _submit(pool, scope, lightest).items()}
-        # The pool's manager thread, started by the first submit (not a daemon: the
-        # interpreter waits for it at exit).
-        manager = {t for t in set(threading.enumerate()) - threads if not t.daemon}
-        for future in as_completed(futures):
-            unit = futures[future]
-            done[unit] = _outputs(future, unit)
-            progress(f"{unit.ruleset} {unit.players or ''}: done")
-            if any(map(fails, done[unit][0])):
-                _stop(pool, before, manager)
-                break
-    _reap(before)
+    for unit in lightest:
+        done[unit] = _run_unit(scope, unit, progress)
+        if _failed(done[unit]):
+            break
     return done
-
-
-def _stop(
-    pool: ProcessPoolExecutor,
-    before: set[multiprocessing.process.BaseProcess],
-    threads: set[threading.Thread],
-) -> None:
-    """Stop ``pool`` at once: no unit starts, every worker is killed, and the pool's
-    manager ``threads`` have ended (else the interpreter waits for them at exit, for ever).
-
-    A worker is killed until none is left, because killing one can leave another stuck:
-    killed while it held the lock of the queue the results go back on, it leaves the
-    next worker to send a result waiting for that lock for ever, and the pool's manager
-    thread waiting for that worker. And the pool starts a worker in place of one that
-    finished its unit, which can happen after a first round of killing. A killed worker
-    breaks the pool; its manager thread then fails every future not yet done (none of
-    them is read) and ends."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    while any(t.is_alive() for t in threads):
-        for worker in set(multiprocessing.active_children()) - before:
-            worker.kill()
-        for thread in threads:
-            thread.join(0.1)
-
-
-def _reap(before: set[multiprocessing.process.BaseProcess]) -> None:
-    """Make sure no worker of a stopped pool is left: the pool replaces a worker that
-    finished its one unit, and a replacement can start after the others were terminated.
-    Each child not in ``before`` is terminated and waited for (killed if it does not
-    stop within seconds)."""
-    for worker in set(multiprocessing.active_children()) - before:
-        worker.terminate()
-        worker.join(10)
-        if worker.is_alive():
-            worker.kill()
-            worker.join()
 
 
 def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
@@ -502,6 +429,10 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
         if scope.ruleset and scope.players is not None:
             ruleset.make_game(scope.players)  # a bad count raises the usual one-line error
     _check_selection(scope, rulesets)
+    for ruleset in rulesets:  # a bad option value raises its one-line error here, not in a step
+        for n in ruleset.player_counts:
+            if scope.players in (None, n):
+                ruleset.make_game(n, _fixed(scope, ruleset))
     directory = prepare(scope.smt2) if scope.smt2 else None
     progress("shuffle vectors")
     results = guarded("shuffle-vectors", "all", None, lambda: [shuffle_check()])
