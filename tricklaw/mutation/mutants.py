@@ -1,4 +1,5 @@
-"""Semantic mutants of the model's rule functions, and the file format of a mutant set.
+"""Semantic mutants of the model's rule functions and rule tables, and the file format of
+a mutant set.
 
 A :class:`Mutant` is one small bug planted in the model's source, stated as a unified
 diff against the repository (paths as ``git diff`` writes them, ``a/model/...``), so
@@ -6,8 +7,9 @@ that any set of mutants, ours or a held-back one, is plugged in the same way.
 
 :func:`generate` writes the project's own mutants with an AST mutator over the rule
 functions (:func:`rule_functions`) of every registered ruleset, plug-ins included, and
-of the shared rule modules (:data:`SHARED`). Each operator plants one kind of bug a
-real engine has:
+of the shared rule modules (:data:`SHARED`), and over the module-level tables those
+functions read (``table-shift``). Each operator plants one kind of bug a real engine
+has:
 
 * ``cmp-boundary``: ``<`` <-> ``<=``, ``>`` <-> ``>=`` (a threshold off by one, a tie
   won by the other card);
