@@ -61,8 +61,9 @@ from typing import Any
 
 from tricklaw.model.rulesets import RULESETS
 
-SHARED = ("tricklaw.model.ruleset", "tricklaw.model.flow")
-"""Modules of rules every ruleset shares (the game winner, the trick machinery)."""
+SHARED = ("tricklaw.model.ruleset", "tricklaw.model.flow", "tricklaw.model.trick")
+"""Modules of rules every ruleset shares (the game winner, the trick machinery, the
+follow rule of :func:`~tricklaw.model.trick.follows`)."""
 
 NOT_RULES = frozenset(
     {
