@@ -108,8 +108,8 @@ def run_until(
 ) -> dict[U, T]:
     """The outputs of the units that finished, by unit, stopping as soon as a finished
     unit ``failed``: units not yet started are not run, and running ones are stopped
-    (their worker processes killed, :func:`_stop`). The units start in the order of
-    ``units``; no worker process is left afterwards (:func:`_reap`)."""
+    (their worker processes killed, ``_stop``). The units start in the order of
+    ``units``; no worker process is left afterwards (``_reap``)."""
     out: dict[U, T] = {}
     before = set(multiprocessing.active_children())
     with _pool(workers, len(units)) as pool:
