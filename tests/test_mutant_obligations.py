@@ -260,6 +260,21 @@ print(json.dumps([row.status, row.detail]))
 """
 
 
+def test_the_self_check_samples_every_options_other_values(tmp_path: Path) -> None:
+    """Found by the run at 07d03eb: ``hund.ruleset.Hund.told_tricks.L452.cond-negate``
+    (the designation sets told only when there are none) survived verify, whose
+    self-check played the default options only, where no round has sets. Now it plays two
+    games under each other value of each option too; the planted bug fails it there."""
+    script = SELF_CHECK_ROW.format(ruleset="hund", players=3)
+    status, detail = run_planted(tmp_path, script)
+    assert status == "pass" and "games under 16 sets of options" in detail
+    was = 'base = {"sets": ",".join(facts["sets"])} if facts["sets"] else {}'
+    now = 'base = {"sets": ",".join(facts["sets"])} if not facts["sets"] else {}'
+    file = "model/rulesets/hund/ruleset.py"
+    status, detail = run_patched(tmp_path, file, was, now, script)
+    assert status == "fail" and detail.startswith("designation-mode=sets"), detail
+
+
 @pytest.mark.parametrize(
     ("ruleset", "file", "was", "now"),
     [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -20,6 +20,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, RoundLog, State
+from tricklaw.proofs.combinations import option_variants
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.spec import load_registry
@@ -29,6 +30,15 @@ SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
 
 SELF_CHECK_SEEDS = range(1, 9)
+SELF_CHECK_VARIANT_SEEDS = range(1, 3)
+"""Seeds of the self-check under each other value of each option
+(:func:`~tricklaw.proofs.combinations.option_variants`), after
+:data:`SELF_CHECK_SEEDS` under the readings verify runs with: what a table tells of a
+round (its tricks' contexts, its piles) and where a game ends can hang on an option."""
+SELF_CHECK_VARIANT_ROUNDS = 16
+"""Where a variant's game is cut: a reading may let a game go on for ever (the 1993
+``end=target``, a recorded finding of the liveness proofs), so a variant's game that has
+not ended by then has its rounds checked, not its end."""
 SELF_CHECK_MAX_ROUNDS = 100
 """A self-check game that has not ended after this many rounds fails (every default
 game ends within a handful; a game-end rule that never fires must fail, not hang)."""
@@ -213,16 +223,19 @@ def shuffle_check() -> Result:
     return Result("shuffle-vectors", "all", "", "", status, secs, (), detail)
 
 
-def walk_random_game(game: Game, seed: int, check: bool = True) -> State[Any]:
+def walk_random_game(
+    game: Game, seed: int, check: bool = True, limit: int | None = None
+) -> State[Any]:
     """A random game from ``seed``; with ``check``, every invariant after every action.
-    A game not over after :data:`SELF_CHECK_MAX_ROUNDS` rounds raises ``TricklawError``."""
-    limit = SELF_CHECK_MAX_ROUNDS
-    for step, state in enumerate(random_states(game, seed, max_rounds=limit)):
+    A game not over after :data:`SELF_CHECK_MAX_ROUNDS` rounds raises ``TricklawError``;
+    with a ``limit``, the game is cut after that many rounds instead (it may not be over)."""
+    rounds = SELF_CHECK_MAX_ROUNDS if limit is None else limit
+    for step, state in enumerate(random_states(game, seed, max_rounds=rounds)):
         problems = violations(state) if check and step else []
         if problems:
             raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
-    if not state.is_terminal():
-        raise TricklawError(f"seed {seed}: the game has not ended after {limit} rounds")
+    if limit is None and not state.is_terminal():
+        raise TricklawError(f"seed {seed}: the game has not ended after {rounds} rounds")
     return state
 
 
@@ -284,42 +297,98 @@ def game_end_problem(ruleset: Ruleset[Any], game: Game, state: State[Any]) -> st
     return ""
 
 
-def self_check(ruleset: Ruleset[Any], players: int) -> Result:
+def self_check(
+    ruleset: Ruleset[Any], players: int, options: Mapping[str, str] | None = None
+) -> Result:
+    """The model checked against itself on seeded random games: every invariant after
+    every action, the same seed giving the same game, the record replaying to itself,
+    the game ending where its end rule says, each round's scores recounted from its log
+    and (where a table tells a round from its piles) scored again, and every trick judged
+    again on its own in the context the log tells. :data:`SELF_CHECK_SEEDS` games under
+    ``options`` (verify's ``--option``, else the defaults), then
+    :data:`SELF_CHECK_VARIANT_SEEDS` under each other value of every other option."""
+    fixed = dict(options or {})
+    game = ruleset.make_game(players, fixed)
+    variants = option_variants(ruleset, game, fixed)
+
     def run() -> tuple[bool, str]:
-        game = ruleset.make_game(players)
-        rounds = told_rounds = tricks = 0
-        for seed in SELF_CHECK_SEEDS:
-            state = walk_random_game(game, seed)
-            record = to_record(state)
-            if to_record(walk_random_game(game, seed, check=False)) != record:
-                return False, f"seed {seed}: the same seed gave a different game"
-            again = replay(json.loads(json.dumps(record)))
-            if to_record(again, seed) != record:
-                return False, f"seed {seed}: the replayed record differs from the original"
-            problem = game_end_problem(ruleset, game, state)
-            if problem:
-                return False, f"seed {seed}: {problem}"
-            for log in state.history:
-                if log.scores != ruleset.recount_scores(game, log):
-                    return False, f"seed {seed}, round {log.index + 1}: scores differ from recount"
-                told = ruleset.told_round(game, log)
-                if told is not None and ruleset.score_piles(game, *told) != log.scores:
-                    return False, (
-                        f"seed {seed}, round {log.index + 1}: the round told from its piles "
-                        f"scores {list(ruleset.score_piles(game, *told))}, played "
-                        f"{list(log.scores)}"
-                    )
-                told_rounds += told is not None
-                problem = told_trick_problem(ruleset, game, log)
+        rounds = told_rounds = tricks = games = cut = 0
+        for at, (label, played) in enumerate(variants):
+            where = f"{label}: " if at else ""
+            for seed in SELF_CHECK_VARIANT_SEEDS if at else SELF_CHECK_SEEDS:
+                try:
+                    problem, counts = _self_check_game(ruleset, played, seed, whole=not at)
+                except TricklawError as exc:  # a game that never ends
+                    problem, counts = str(exc), (0, 0, 0, 0)
                 if problem:
-                    return False, f"seed {seed}, round {log.index + 1}: {problem}"
-                tricks += len(log.tricks)
-            rounds += len(state.history)
+                    return False, where + problem
+                games += 1
+                cut += not counts[0]
+                rounds, told_rounds, tricks = (
+                    a + b for a, b in zip((rounds, told_rounds, tricks), counts[1:], strict=True)
+                )
         return True, (
-            f"{len(SELF_CHECK_SEEDS)} games, each ended where its end rule says, {rounds} "
+            f"{games} games under {len(variants)} sets of options, each ended where its end "
+            f"rule says or cut after {SELF_CHECK_VARIANT_ROUNDS} rounds ({cut} cut), {rounds} "
             f"rounds ({told_rounds} told from their piles and scored again), {tricks} tricks "
             "judged again on their own"
         )
 
     status, secs, detail = _timed(run)
-    return Result("self-check", ruleset.id, str(players), "default", status, secs, (), detail)
+    reading = ", ".join(f"{k}={v}" for k, v in fixed.items()) or "default"
+    return Result("self-check", ruleset.id, str(players), reading, status, secs, (), detail)
+
+
+def _self_check_game(
+    ruleset: Ruleset[Any], game: Game, seed: int, *, whole: bool
+) -> tuple[str, tuple[int, int, int, int]]:
+    """The first problem :func:`self_check` finds in the game of ``seed`` (``""``: none),
+    and its counts: whether it ended (1) or was cut (0), rounds, rounds told from their
+    piles, tricks. Not ``whole``: the game
+    is cut after :data:`SELF_CHECK_VARIANT_ROUNDS` rounds, and one cut before its end has
+    its rounds checked only."""
+    limit = None if whole else SELF_CHECK_VARIANT_ROUNDS
+    state = walk_random_game(game, seed, limit=limit)
+    ended = state.is_terminal()
+    problem = _whole_game_problem(ruleset, game, seed, state) if ended else ""
+    if problem:
+        return problem, (0, 0, 0, 0)
+    problem, counts = _rounds_problem(ruleset, game, seed, state)
+    return problem, (int(ended), *counts)
+
+
+def _whole_game_problem(ruleset: Ruleset[Any], game: Game, seed: int, state: State[Any]) -> str:
+    """What is wrong with the finished game ``state`` of ``seed`` as a whole: the same seed
+    giving another game, its record not replaying to itself, its end (``""``: nothing)."""
+    record = to_record(state)
+    if to_record(walk_random_game(game, seed, check=False)) != record:
+        return f"seed {seed}: the same seed gave a different game"
+    again = replay(json.loads(json.dumps(record)))
+    if to_record(again, seed) != record:
+        return f"seed {seed}: the replayed record differs from the original"
+    problem = game_end_problem(ruleset, game, state)
+    return f"seed {seed}: {problem}" if problem else ""
+
+
+def _rounds_problem(
+    ruleset: Ruleset[Any], game: Game, seed: int, state: State[Any]
+) -> tuple[str, tuple[int, int, int]]:
+    """The first finished round of ``state`` whose scores differ from their recount, or
+    from the round told from its piles, or with a trick that judged again on its own
+    differs from play; with the counts: rounds, rounds told from their piles, tricks."""
+    told_rounds = tricks = 0
+    for log in state.history:
+        if log.scores != ruleset.recount_scores(game, log):
+            return f"seed {seed}, round {log.index + 1}: scores differ from recount", (0, 0, 0)
+        told = ruleset.told_round(game, log)
+        if told is not None and ruleset.score_piles(game, *told) != log.scores:
+            return (
+                f"seed {seed}, round {log.index + 1}: the round told from its piles "
+                f"scores {list(ruleset.score_piles(game, *told))}, played {list(log.scores)}"
+            ), (0, 0, 0)
+        told_rounds += told is not None
+        problem = told_trick_problem(ruleset, game, log)
+        if problem:
+            return f"seed {seed}, round {log.index + 1}: {problem}", (0, 0, 0)
+        tricks += len(log.tricks)
+    return "", (len(state.history), told_rounds, tricks)

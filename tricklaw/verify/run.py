@@ -80,7 +80,7 @@ def _bounds(ruleset: Ruleset[Any], n: int, options: Mapping[str, str], ms: int) 
 
 
 PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
-    ("self-check", lambda rs, n, options, ms: [self_check(rs, n)]),
+    ("self-check", lambda rs, n, options, ms: [self_check(rs, n, options)]),
     ("trick obligations", obligations.trick_results),
     ("equivalence of play and score", equivalence_score.merged_results),
     ("conservation", lambda rs, n, options, ms: obligations.conservation_results(rs, n, ms)),
