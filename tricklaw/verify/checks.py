@@ -344,9 +344,8 @@ def _self_check_game(
 ) -> tuple[str, tuple[int, int, int, int]]:
     """The first problem :func:`self_check` finds in the game of ``seed`` (``""``: none),
     and its counts: whether it ended (1) or was cut (0), rounds, rounds told from their
-    piles, tricks. Not ``whole``: the game
-    is cut after :data:`SELF_CHECK_VARIANT_ROUNDS` rounds, and one cut before its end has
-    its rounds checked only."""
+    piles, tricks. Not ``whole``: the game is cut after :data:`SELF_CHECK_VARIANT_ROUNDS`
+    rounds, and one cut before its end has its rounds checked only."""
     limit = None if whole else SELF_CHECK_VARIANT_ROUNDS
     state = walk_random_game(game, seed, limit=limit)
     ended = state.is_terminal()
