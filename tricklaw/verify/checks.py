@@ -30,6 +30,7 @@ SPLITMIX64_SEED0 = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 
 """The first outputs of SplitMix64 from state 0, as published with the reference C code."""
 
 SELF_CHECK_SEEDS = range(1, 9)
+"""Seeds of the self-check's games under the readings verify runs with."""
 SELF_CHECK_VARIANT_SEEDS = range(1, 3)
 """Seeds of the self-check under each other value of each option
 (:func:`~tricklaw.proofs.combinations.option_variants`), after
