@@ -156,7 +156,8 @@ def _check_rounds(rule: RoundRule, games: Sequence[tuple[str, Game]], timeout_ms
         solver.push()
         solver.add(*[inputs[k] == v for k, v in given.items()])
         some = solver.check()
-        allowed = solver.model().eval(out, True) if some == z3.sat else None
+        # a choice rule's counterexample names an outcome the rule would allow
+        allowed = solver.model().eval(out, True) if rule.chooses and some == z3.sat else None
         solver.push()
         solver.add(out == want if rule.chooses else out != want)
         other = solver.check() if some == z3.sat else some

@@ -224,14 +224,14 @@ def test_a_rule_that_chooses_but_allows_every_answer_fails() -> None:
     hund = get_ruleset("hund")
     game = hund.make_game(2, dict(hund_rounds.SHUFFLED))
     loose = replace(
-        hund_rules(), name="loose", rule=lambda g, v, out: [Tracked("HUND-DESIG-1", out >= 0)]
+        shuffled_rule(), name="loose", rule=lambda g, v, out: [Tracked("HUND-DESIG-1", out >= 0)]
     )
     status, detail, witness, _ = round_rule_checks.check_rule(loose, [("", game)], TIMEOUT)
     assert status == "fail" and "checks nothing" in detail
     assert witness["answers"] == [1, 2, 3, 4, 5]
 
 
-def hund_rules() -> RoundRule:
+def shuffled_rule() -> RoundRule:
     """Hund's shuffled designation rule."""
     (rule,) = [r for r in ROUND_RULES.lookup("hund") if r.name == "designation-shuffled"]
     return rule

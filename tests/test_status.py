@@ -26,7 +26,7 @@ import z3
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.proofs import trick_obligations
 from tricklaw.proofs.bounds import results as bound_results
-from tricklaw.proofs.bounds.prove import Bound
+from tricklaw.proofs.bounds.prove import Bound, prove_bound
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.obligations import Result, fails, trick_results
 from tricklaw.proofs.solver import Tracked, check, fresh_context, optimum
@@ -41,6 +41,7 @@ from tricklaw.proofs.statuses import (
     TRIVIAL,
     VACUOUS,
 )
+from tricklaw.proofs.tricks import TrickEncoding
 from tricklaw.verify import summary_lines
 
 clause = pytest.mark.clause
@@ -87,7 +88,7 @@ def test_an_unsatisfiable_relaxation_has_no_optimum_rather_than_an_unknown_one()
     assert (status, value) == (VACUOUS, None)
 
 
-def _encoding(ruleset_id: str, players: int) -> trick_obligations.TrickEncoding:
+def _encoding(ruleset_id: str, players: int) -> TrickEncoding:
     rs = get_ruleset(ruleset_id)
     game = rs.make_game(players)
     cls = ENCODINGS[ruleset_id]
@@ -168,7 +169,7 @@ def test_a_bound_the_model_does_not_meet_is_a_counterexample_with_the_round(
 ) -> None:
     """A proved bound the model's round on the plan falls short of (or goes beyond) is a
     counterexample with that round, not an unknown."""
-    real = bound_results.prove_bound
+    real = prove_bound  # the one results.py calls, replaced there below
 
     def shifted(relax: object, maximize: bool, timeout_ms: int) -> Bound:
         bound = real(relax, maximize, timeout_ms)  # type: ignore[arg-type]

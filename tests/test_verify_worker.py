@@ -49,9 +49,8 @@ def test_a_fast_run_that_fails_leaves_no_thread_or_process_behind(jobs: int) -> 
     threads = set(threading.enumerate())
     rows = collect(Scope("lowhigh", players=5, jobs=jobs, setup=DECK_SHORT_AT_FIVE, fail_fast=True))
     assert any(map(fails, rows))
-    assert not [r for r in rows if r.obligation == verdicts.WORKER], (
-        rows
-    )  # the bug, not a broken pool
+    broken = [r for r in rows if r.obligation == verdicts.WORKER]
+    assert not broken, broken  # the bug, not a broken pool
     left = set(threading.enumerate()) - threads
     assert {t for t in left if not t.daemon} == set()  # a daemon does not hold up the exit
     assert multiprocessing.active_children() == []
