@@ -92,6 +92,7 @@ def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
         "index-shift",
         "minmax-swap",
         "neg-drop",
+        "name-swap",
         "table-shift",
     ):
         assert kinds[kind] > 0, kind
@@ -107,6 +108,31 @@ MIXED = (1, "a")
 lower = 7
 FLAG = True
 """
+
+
+SWAPS = """\
+def judge(trick, lead):
+    best = 0
+    for i, card in enumerate(trick):
+        if card >> 5 == lead and card > trick[best]:
+            best = i
+    return best
+"""
+
+
+def test_a_comparison_reads_the_other_sides_variable_where_the_function_reads_it(
+    tmp_path: Path,
+) -> None:
+    """``name-swap`` plants "the wrong card": one side of a comparison reads the other
+    side's variable, but only in a place where the function reads that variable too:
+    ``lead`` may become ``card`` (both are compared), but ``card >> 5`` does not
+    become ``lead >> 5`` (a colour is never shifted here), nor ``trick[best]``
+    become ``trick[card]`` (a card is never an index)."""
+    (tmp_path / "swaps.py").write_text(SWAPS, encoding="utf-8")
+    swaps = [m for m in mutants_of_file(tmp_path, "swaps.py") if m.operator == "name-swap"]
+    assert sorted(m.description.split(": ", 1)[1] for m in swaps) == [
+        "`card >> 5 == lead` -> `card >> 5 == card`",
+    ]
 
 
 def test_each_number_of_a_rule_table_is_shifted_by_one_each_way(tmp_path: Path) -> None:

@@ -27,6 +27,10 @@ has:
 * ``minmax-swap``: ``min`` <-> ``max`` (a reversed tie rule);
 * ``neg-drop``: a unary minus removed (a sort key's tie order reversed);
 * ``arith-swap``: ``+`` <-> ``-``;
+* ``name-swap``: one side of a two-sided comparison reads the other side's local
+  variable, one the function reads in that place elsewhere (``value > best_off`` ->
+  ``value > value``, ``up == card`` -> ``card == card``: the wrong card, a card
+  compared with itself);
 * ``table-shift``: a number of a module-level rule table plus or minus one (an
   upper-case name bound to an integer or to a tuple, list or dict of integers: a hand
   size by player count, a deck's top value, a round count, a seat number; dict keys
@@ -309,6 +313,95 @@ def _body_nodes(fn: ast.FunctionDef) -> Iterator[tuple[ast.AST, dict[ast.AST, as
                 yield node, parents
 
 
+def _local_names(fn: ast.FunctionDef) -> set[str]:
+    """The names ``fn`` binds: its parameters (less ``self`` and ``cls``) and every name
+    it assigns, loop and comprehension variables included."""
+    args = fn.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    out = {a.arg for a in params if a is not None} - {"self", "cls"}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return out
+
+
+def _read(side: ast.expr, names: set[str]) -> set[str]:
+    """The local ``names`` that the expression ``side`` reads."""
+    return {
+        n.id
+        for n in ast.walk(side)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names
+    }
+
+
+def _roles(fn: ast.FunctionDef) -> dict[str, set[str]]:
+    """Local name -> the places ``fn`` reads it in (:func:`_role`)."""
+    parents = _child_parents(fn)
+    out: dict[str, set[str]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.setdefault(node.id, set()).add(_role(node, parents))
+    return out
+
+
+def _role(node: ast.Name, parents: dict[ast.AST, ast.AST]) -> str:
+    """Where ``node`` is read: its parent's kind and field (an attribute read by its
+    name; both sides of a comparison alike), a type's stand-in: a swap that puts a name
+    where the function never reads it would mostly plant a crash, not a rule bug."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Attribute):
+        return f"attribute {parent.attr}"
+    if isinstance(parent, ast.Compare):
+        return "compared"
+    for field, value in ast.iter_fields(parent) if parent is not None else ():
+        if value is node or (isinstance(value, list) and any(v is node for v in value)):
+            return f"{type(parent).__name__}.{field}"
+    return "other"
+
+
+def _child_parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    """Child -> parent within ``tree``."""
+    return {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+
+
+def _renamed(side: ast.expr, old: str, new: str) -> ast.expr:
+    """``side`` with every read of ``old`` reading ``new``."""
+    out = copy.deepcopy(side)
+    for n in ast.walk(out):
+        if isinstance(n, ast.Name) and n.id == old:
+            n.id = new
+    return out
+
+
+def _name_swaps(fn: ast.FunctionDef) -> Iterator[tuple[ast.Compare, ast.Compare]]:
+    """(comparison, mutant) for ``name-swap``: in a comparison of two sides, one side
+    reads a local variable only the other side reads, in place of one only it reads,
+    where the function reads that variable in the same place elsewhere (:func:`_role`)."""
+    names = _local_names(fn)
+    roles = _roles(fn)
+    for node, parents in _body_nodes(fn):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        left, right = node.left, node.comparators[0]
+        only_left = sorted(_read(left, names) - _read(right, names))
+        only_right = sorted(_read(right, names) - _read(left, names))
+        for a, b, side in [(a, b, left) for a in only_left for b in only_right] + [
+            (b, a, right) for a in only_left for b in only_right
+        ]:
+            places = {
+                _role(n, {**parents, **_child_parents(side)})
+                for n in ast.walk(side)
+                if isinstance(n, ast.Name) and n.id == a
+            }
+            if not places <= roles.get(b, set()):
+                continue  # b is never read where a is here: a crash, not a wrong card
+            new = _renamed(side, a, b)
+            if side is left:
+                yield node, ast.Compare(new, node.ops, [copy.deepcopy(right)])
+            else:
+                yield node, ast.Compare(copy.deepcopy(left), node.ops, [new])
+
+
 def _table_numbers(tree: ast.Module) -> Iterator[tuple[str, ast.Constant, int]]:
     """(entry, node, number) for each integer of a module-level rule table
     (``table-shift``): an upper-case name bound to an integer, or to a tuple, list or
@@ -372,6 +465,11 @@ def mutants_of_file(root: Path, path: str) -> list[Mutant]:
         for qualname, fn in rule_functions(tree)
         for node, parents in _body_nodes(fn)
         for operator, new in _variants(node, parents)
+    ]
+    planted += [
+        (qualname, node, "name-swap", new)
+        for qualname, fn in rule_functions(tree)
+        for node, new in _name_swaps(fn)
     ]
     planted += [
         (entry, node, "table-shift", ast.Constant(number + delta))
