@@ -389,9 +389,7 @@ def _name_swaps(fn: ast.FunctionDef) -> Iterator[tuple[ast.Compare, ast.Compare]
             (b, a, right) for a in only_left for b in only_right
         ]:
             places = {
-                _role(n, {**parents, **_child_parents(side)})
-                for n in ast.walk(side)
-                if isinstance(n, ast.Name) and n.id == a
+                _role(n, parents) for n in ast.walk(side) if isinstance(n, ast.Name) and n.id == a
             }
             if not places <= roles.get(b, set()):
                 continue  # b is never read where a is here: a crash, not a wrong card
