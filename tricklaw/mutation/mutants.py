@@ -37,6 +37,9 @@ has:
   are left alone). The rule functions read these, so a wrong entry is a rule bug too,
   one that may matter at one player count only.
 
+Type annotations, f-strings, docstrings and ``raise`` statements (what a bad input is
+told, not a rule) are left alone.
+
 Mutant-set file (TOML, ``--mutants FILE``): one ``[[mutant]]`` table per mutant with
 ``id`` and ``description``, and either
 
@@ -305,6 +308,8 @@ def _body_nodes(fn: ast.FunctionDef) -> Iterator[tuple[ast.AST, dict[ast.AST, as
                 skip.update(id(n) for n in ast.walk(node.annotation))
             if isinstance(node, ast.JoinedStr):
                 skip.update(id(n) for n in ast.walk(node))
+            if isinstance(node, ast.Raise):
+                skip.update(id(n) for n in ast.walk(node))  # an error's wording, not a rule
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
                 skip.add(id(node.value))  # a docstring
     for stmt in fn.body:
