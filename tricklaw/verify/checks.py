@@ -247,8 +247,14 @@ def told_trick_problem(ruleset: Ruleset[Any], game: Game, log: RoundLog) -> str:
     (winner, cards taken and set aside, deciding clauses; play's facts among its own), or
     whose facts leave another context than the next trick is told; then whether the
     context after the last trick is the one the round is scored in (the told round's,
-    where they share a name). ``""`` when every trick agrees."""
+    where they share a name). The log must tell one context before each trick and one
+    after the last, no more and no fewer. ``""`` when every trick agrees."""
     contexts = ruleset.told_tricks(game, log)
+    if len(contexts) != len(log.tricks) + 1:
+        return (
+            f"the round's log tells {len(contexts)} trick contexts for {len(log.tricks)} "
+            "tricks (one before each trick and one after the last)"
+        )
     fmt = ruleset.palette.format_all
     for k, (_, played) in enumerate(log.tricks):
         judged = ruleset.judge_trick(game, played.cards, contexts[k])
