@@ -63,7 +63,6 @@ class Rules(CompiledRules):
     follow: str
     all_zero_nobody: bool
     lead_by_first_nonzero: bool
-    deck_full: bool
 
 
 def rules_of(game: Game) -> Rules:
@@ -226,7 +225,6 @@ class Sticheln(Ruleset[Selection]):
             follow=str(values.get("follow", "free")),
             all_zero_nobody=values.get("all-zero", "no-winner") == "no-winner",
             lead_by_first_nonzero=values.get("zero-lead") == "first-nonzero",
-            deck_full=values.get("deck") == "full",
         )
 
     # --- set-up ----------------------------------------------------------------------
