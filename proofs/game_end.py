@@ -107,6 +107,51 @@ def ending_early(ending: Ending, rounds: int, value: int, seats: int) -> bool:
     return bool(z3.is_true(z3.simplify(ending.over(z3.IntVal(rounds), totals))))
 
 
+def end_disagreement(ending: Ending, game: Game, timeout_ms: int) -> Outcome | None:
+    """Where no reading fixes the rounds (a point target): a ``fail`` where the model's
+    ``game_over`` and ``ending.over`` (the clause) disagree, else ``None``. Asked after
+    1, 2 and as many rounds as players, of :data:`SAMPLE_TOTALS` and of the totals at
+    either side of the edges Z3 finds for the clause (the least and the greatest total
+    that ends the game, every seat alike: a target reached or passed, one point off);
+    each with every seat alike, the first seat alone, the last seat alone."""
+    start = time.perf_counter()
+    ruleset = game.ruleset
+    values = sorted({*SAMPLE_TOTALS, *_edges(ending, game.seats, timeout_ms)})
+    for rounds in sorted({1, 2, game.players}):
+        for value in values:
+            rest = (0,) * (game.seats - 1)
+            for sample in ((value,) * game.seats, (value, *rest), (*rest, value)):
+                totals = [z3.IntVal(v) for v in sample]
+                says = bool(z3.is_true(z3.simplify(ending.over(z3.IntVal(rounds), totals))))
+                if ruleset.game_over(game, rounds, sample) == says:
+                    continue
+                return Outcome(
+                    FAIL,
+                    time.perf_counter() - start,
+                    (ending.clause,),
+                    {"rounds": rounds, "totals": list(sample), "clause says over": says},
+                    f"after {rounds} rounds with totals {sample} the model's game_over says "
+                    f"{not says}, {ending.clause} says {says}",
+                )
+    return None
+
+
+def _edges(ending: Ending, seats: int, timeout_ms: int) -> set[int]:
+    """The least and the greatest total, every seat alike, with which ``ending`` ends the
+    game after one round, and their neighbours (an unbounded side gives none)."""
+    x = z3.Int("edge_total")
+    out: set[int] = set()
+    for goal in ("minimize", "maximize"):
+        opt = z3.Optimize()
+        opt.set("timeout", timeout_ms)
+        opt.add(ending.over(z3.IntVal(1), [x] * seats))
+        handle = getattr(opt, goal)(x)
+        if opt.check() == z3.sat and z3.is_int_value(handle.value()):
+            edge = handle.value().as_long()
+            out |= {edge - 1, edge, edge + 1}
+    return out
+
+
 # --- an endless game ----------------------------------------------------------------------
 
 

@@ -146,8 +146,10 @@ def results(
         ending = part.ending(game)
         if ending.rounds is not None:
             o = game_end.fixed_rounds(ending, game, timeout_ms)
-        else:
-            o = game_end.endless(game, ending, ending.period or game.players)
+        else:  # the model's end held to the clause's first, then is there an endless game?
+            o = game_end.end_disagreement(ending, game, timeout_ms) or game_end.endless(
+                game, ending, ending.period or game.players
+            )
         out.append(
             Result(
                 "liveness-game",

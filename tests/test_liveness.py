@@ -245,6 +245,36 @@ def test_the_sticheln_target_game_need_never_end() -> None:
     assert all(max(t) <= 0 for t in out.witness["totals"])
 
 
+@pytest.mark.clause("STI93-GAME-1")
+def test_a_target_reached_that_the_model_lets_pass_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the run at 07d03eb: ``sticheln.Sticheln.game_over.L430.cmp-boundary``
+    (over once a total passes the target, not reaches it) survived verify: with no fixed
+    number of rounds only the endless search ran, and it never meets the target. The
+    model's end is now held to the clause's at the edges Z3 finds (a total of 99, 100,
+    101 for the target 100) before the search."""
+    ruleset = get_ruleset("sticheln-1993")
+    game = ruleset.make_game(4, {"end": "target"})
+    ending = liveness.LIVENESS["sticheln-1993"].ending(game)
+    assert game_end.end_disagreement(ending, game, TIMEOUT) is None
+    real = type(ruleset).game_over
+
+    def passes(self: Any, game: Game, rounds: int, totals: tuple[int, ...]) -> bool:
+        if game.options.text("end") == "target":
+            return max(totals) > game.options.number("target")
+        return real(self, game, rounds, totals)
+
+    monkeypatch.setattr(type(ruleset), "game_over", passes)
+    out = game_end.end_disagreement(ending, game, TIMEOUT)
+    assert out is not None and out.status == FAIL, out
+    assert out.witness == {"rounds": 1, "totals": [100] * 4, "clause says over": True}
+    rows = [
+        r
+        for r in _statuses("sticheln-1993", 4, {"end": "target"})
+        if r.obligation == "liveness-game"
+    ]
+    assert [r.status for r in rows] == [FAIL] * len(rows) and rows
+
+
 def test_a_tampered_cycle_does_not_replay() -> None:
     ruleset = get_ruleset("sticheln-1993")
     game = ruleset.make_game(3, {"end": "target"})
