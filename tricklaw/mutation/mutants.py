@@ -351,13 +351,18 @@ def _roles(fn: ast.FunctionDef) -> dict[str, set[str]]:
 
 def _role(node: ast.Name, parents: dict[ast.AST, ast.AST]) -> str:
     """Where ``node`` is read: its parent's kind and field (an attribute read by its
-    name; both sides of a comparison alike), a type's stand-in: a swap that puts a name
-    where the function never reads it would mostly plant a crash, not a rule bug."""
+    name, an argument by its function and position, a container searched by ``in``;
+    both sides of any other comparison alike), a type's stand-in: a swap that puts a
+    name where the function never reads it would mostly plant a crash, not a rule bug."""
     parent = parents.get(node)
     if isinstance(parent, ast.Attribute):
         return f"attribute {parent.attr}"
     if isinstance(parent, ast.Compare):
-        return "compared"
+        at = [parent.left, *parent.comparators].index(node)
+        container = at > 0 and isinstance(parent.ops[at - 1], ast.In | ast.NotIn)
+        return "container" if container else "compared"
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and node in parent.args:
+        return f"argument {parent.args.index(node)} of {parent.func.id}"
     for field, value in ast.iter_fields(parent) if parent is not None else ():
         if value is node or (isinstance(value, list) and any(v is node for v in value)):
             return f"{type(parent).__name__}.{field}"
