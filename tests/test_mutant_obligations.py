@@ -385,17 +385,22 @@ def test_a_trick_judged_on_its_own_that_names_the_wrong_powers_fails_the_self_ch
     assert "judged on its own names {'powers': ''} as left after it" in detail
 
 
-def test_a_told_round_with_a_context_too_many_fails_the_self_check(tmp_path: Path) -> None:
-    """Found by the run at 07d03eb: ``ruleset.Ruleset.told_tricks.L323.const-shift`` (the
-    default tells a context too many, so the "after the last trick" one is not) survived
-    verify, whose self-check read the contexts by index. It now counts them."""
+@pytest.mark.parametrize("told", [17, 15])
+def test_a_told_round_with_a_context_too_many_or_too_few_fails_the_self_check(
+    tmp_path: Path, told: int
+) -> None:
+    """Found by the run at 07d03eb: ``ruleset.Ruleset.told_tricks.L323.const-shift`` and
+    ``.2`` (the default tells a context too many, so the "after the last trick" one is
+    not, or one too few) survived verify, whose self-check read the contexts by index.
+    It now counts them: one before each of the 15 tricks and one after the last."""
     script = SELF_CHECK_ROW.format(ruleset="lowhigh", players=3)
-    assert run_planted(tmp_path, script)[0] == "pass"
+    if told == 17:
+        assert run_planted(tmp_path, script)[0] == "pass"
     was = "range(len(log.tricks) + 1)"
-    now = "range(len(log.tricks) + 2)"
+    now = f"range(len(log.tricks) + {told - 15})"
     status, detail = run_patched(tmp_path, "model/ruleset.py", was, now, script)
     assert status == "fail", detail
-    assert "tells 17 trick contexts for 15 tricks" in detail, detail
+    assert f"tells {told} trick contexts for 15 tricks" in detail, detail
 
 
 # --- the harness's judgement of a run ------------------------------------------------
