@@ -117,9 +117,9 @@ def end_disagreement(ending: Ending, game: Game, timeout_ms: int) -> Outcome | N
     start = time.perf_counter()
     ruleset = game.ruleset
     values = sorted({*SAMPLE_TOTALS, *_edges(ending, game.seats, timeout_ms)})
+    rest = (0,) * (game.seats - 1)
     for rounds in sorted({1, 2, game.players}):
         for value in values:
-            rest = (0,) * (game.seats - 1)
             for sample in ((value,) * game.seats, (value, *rest), (*rest, value)):
                 totals = [z3.IntVal(v) for v in sample]
                 says = bool(z3.is_true(z3.simplify(ending.over(z3.IntVal(rounds), totals))))
