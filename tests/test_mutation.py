@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import os
 import random
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -93,10 +94,13 @@ def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
         "minmax-swap",
         "neg-drop",
         "name-swap",
+        "reading-swap",
         "table-shift",
     ):
         assert kinds[kind] > 0, kind
     assert [m.id for m in generate()] == [m.id for m in mutants]  # deterministic
+    told = re.search(r"(\d+) mutants today", (repo_root() / "README.md").read_text("utf-8"))
+    assert told and int(told[1]) == len(mutants), "the README's count of the mutants"
 
 
 TABLES = """\
@@ -132,6 +136,42 @@ def test_a_comparison_reads_the_other_sides_variable_where_the_function_reads_it
     swaps = [m for m in mutants_of_file(tmp_path, "swaps.py") if m.operator == "name-swap"]
     assert sorted(m.description.split(": ", 1)[1] for m in swaps) == [
         "`card >> 5 == lead` -> `card >> 5 == card`",
+    ]
+
+
+READINGS = """\
+def allowed(follow, hand, trick):
+    if follow == "free" or not trick:
+        return hand
+    if follow in ("must-follow",):
+        return hand[:1]
+    label = "free"
+    return hand if label else ()
+"""
+
+
+def test_a_compared_reading_becomes_each_other_reading_of_its_option(tmp_path: Path) -> None:
+    """``reading-swap`` plants "a reading implemented as another": a reading's name that
+    is compared (``==``, or ``in`` a literal tuple) becomes each other reading of a
+    three-reading option of the file's rulesets (Sticheln 1993's ``follow``); a string
+    that is only assigned is left alone, and so is every string of a file whose rulesets
+    have no such option with it (The Last's ``free`` has two readings: ``cmp-negate``)."""
+    (tmp_path / "readings.py").write_text(READINGS, encoding="utf-8")
+    swaps = [
+        m.description.split(": ", 1)[1]
+        for m in mutants_of_file(tmp_path, "readings.py", ["sticheln-1993"])
+        if m.operator == "reading-swap"
+    ]
+    assert sorted(swaps) == [
+        "`\"free\"` -> `'follow-or-trump'`",
+        "`\"free\"` -> `'must-follow'`",
+        "`\"must-follow\"` -> `'follow-or-trump'`",
+        "`\"must-follow\"` -> `'free'`",
+    ]
+    assert not [
+        m
+        for m in mutants_of_file(tmp_path, "readings.py", ["the-last"])
+        if m.operator == "reading-swap"
     ]
 
 

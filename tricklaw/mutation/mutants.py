@@ -8,7 +8,7 @@ that any set of mutants, ours or a held-back one, is plugged in the same way.
 :func:`generate` writes the project's own mutants with an AST mutator over the rule
 functions (:func:`rule_functions`) of every registered ruleset, plug-ins included, and
 of the shared rule modules (:data:`SHARED`), and over the module-level tables those
-functions read: fourteen operators, each a kind of bug a real engine has
+functions read: fifteen operators, each a kind of bug a real engine has
 (:mod:`tricklaw.mutation.operators`).
 
 Mutant-set file (TOML, ``--mutants FILE``): one ``[[mutant]]`` table per mutant with
@@ -31,7 +31,7 @@ import os
 import sys
 import textwrap
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from tricklaw.mutation.operators import (
     body_nodes,
     body_parents,
     name_swaps,
+    reading_swaps,
     table_numbers,
     variants,
 )
@@ -207,8 +208,22 @@ def make_patch(path: str, before: str, after: str) -> str:
     )
 
 
-def mutants_of_file(root: Path, path: str) -> list[Mutant]:
-    """Every mutant of the rule functions in the repository file ``path``."""
+def reading_values(rulesets: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Reading -> its other readings, over the options of ``rulesets`` (ids) that have
+    three readings or more (``reading-swap``; with two readings a swap is a negated
+    comparison)."""
+    out: dict[str, set[str]] = {}
+    for ruleset in [RULESETS[r] for r in rulesets]:
+        for spec in ruleset.option_specs:
+            if len(spec.choices) >= 3:
+                for choice in spec.choices:
+                    out.setdefault(choice, set()).update(set(spec.choices) - {choice})
+    return {reading: tuple(sorted(rest)) for reading, rest in sorted(out.items())}
+
+
+def mutants_of_file(root: Path, path: str, rulesets: Sequence[str] | None = None) -> list[Mutant]:
+    """Every mutant of the rule functions in the repository file ``path``, which holds
+    rules of ``rulesets`` (ids; default: every registered one)."""
     source = (root / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
     lines = source.encode("utf-8").splitlines(keepends=True)
@@ -230,6 +245,12 @@ def mutants_of_file(root: Path, path: str) -> list[Mutant]:
         (qualname, node, "name-swap", new)
         for qualname, fn in rule_functions(tree)
         for node, new in name_swaps(fn)
+    ]
+    others = reading_values(list(RULESETS) if rulesets is None else rulesets)
+    planted += [
+        (qualname, node, "reading-swap", new)
+        for qualname, fn in rule_functions(tree)
+        for node, new in reading_swaps(fn, others)
     ]
     planted += [
         (entry, node, "table-shift", ast.Constant(number + delta))
@@ -268,7 +289,8 @@ def mutants_of_file(root: Path, path: str) -> list[Mutant]:
 def generate(root: Path | None = None) -> list[Mutant]:
     """The project's own mutants of every rule file (:func:`rule_files`), by id."""
     root = root or repo_root()
-    out = [m for f in sorted(rule_files(root)) for m in mutants_of_file(root, f)]
+    files = rule_files(root)
+    out = [m for f in sorted(files) for m in mutants_of_file(root, f, files[f])]
     return sorted(out, key=lambda m: m.id)
 
 

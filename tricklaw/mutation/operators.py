@@ -22,6 +22,10 @@ replacement into a patch. Each operator plants one kind of bug a real engine has
   side's local variable, one the function reads in that place elsewhere (``value >
   best_off`` -> ``value > value``, ``up == card`` -> ``card == card``: the wrong card, a
   card compared with itself);
+* ``reading-swap`` (:func:`reading_swaps`): a reading's name that a rule compares with
+  (``follow == "free"``) replaced by another reading of the same option (``follow ==
+  "must-follow"``: a reading implemented as another); only for options of three readings
+  or more, since with two the swap is ``cmp-negate``'s bug;
 * ``table-shift`` (:func:`table_numbers`): a number of a module-level rule table plus or
   minus one (an upper-case name bound to an integer or to a tuple, list or dict of
   integers: a hand size by player count, a deck's top value, a round count, a seat
@@ -41,7 +45,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 Parents = dict[ast.AST, ast.AST]
 """Child -> parent within a function's body."""
@@ -243,6 +247,40 @@ def name_swaps(fn: ast.FunctionDef) -> Iterator[tuple[ast.Compare, ast.Compare]]
                 yield node, ast.Compare(new, node.ops, [copy.deepcopy(right)])
             else:
                 yield node, ast.Compare(copy.deepcopy(left), node.ops, [new])
+
+
+def reading_swaps(
+    fn: ast.FunctionDef, others: Mapping[str, tuple[str, ...]]
+) -> Iterator[tuple[ast.Constant, ast.Constant]]:
+    """(string, mutant) for ``reading-swap``: a string ``fn`` compares with ``==`` or
+    ``!=``, or searches for with ``in`` among a literal tuple, list or set, replaced by
+    each of ``others[string]`` (the other readings of an option that has it as one)."""
+    parents = body_parents(fn)
+    for node in body_nodes(fn):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if node.value not in others or not _compared(node, parents):
+            continue
+        for other in others[node.value]:
+            yield node, ast.Constant(other)
+
+
+def _compared(node: ast.Constant, parents: Parents) -> bool:
+    """Whether ``node`` is a side of an ``==`` or ``!=`` comparison, or an item of a
+    literal collection searched by ``in`` or ``not in``."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.Tuple | ast.List | ast.Set):
+        compare = parents.get(parent)
+        return (
+            isinstance(compare, ast.Compare)
+            and parent in compare.comparators
+            and isinstance(compare.ops[compare.comparators.index(parent)], ast.In | ast.NotIn)
+        )
+    return (
+        isinstance(parent, ast.Compare)
+        and len(parent.ops) == 1
+        and isinstance(parent.ops[0], ast.Eq | ast.NotEq)
+    )
 
 
 def table_numbers(tree: ast.Module) -> Iterator[tuple[str, ast.Constant, int]]:
