@@ -95,6 +95,7 @@ def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
         "neg-drop",
         "name-swap",
         "reading-swap",
+        "case-drop",
         "table-shift",
     ):
         assert kinds[kind] > 0, kind
@@ -172,6 +173,30 @@ def test_a_compared_reading_becomes_each_other_reading_of_its_option(tmp_path: P
         m
         for m in mutants_of_file(tmp_path, "readings.py", ["the-last"])
         if m.operator == "reading-swap"
+    ]
+
+
+CASES = """\
+def score(values, players, ghost):
+    if players < 3:
+        raise ValueError("too few")
+    if ghost:
+        values = values[1:]
+    if True:
+        pass
+    return sum(values) if len(values) > 2 else 0
+"""
+
+
+def test_a_rules_special_case_is_dropped_but_not_an_input_check(tmp_path: Path) -> None:
+    """``case-drop`` plants "a special case forgotten": an ``if`` test or a conditional
+    expression's test made ``False``; an ``if`` that only raises (an input check) and a
+    constant test are left alone."""
+    (tmp_path / "cases.py").write_text(CASES, encoding="utf-8")
+    drops = [m for m in mutants_of_file(tmp_path, "cases.py") if m.operator == "case-drop"]
+    assert sorted(m.description.split(": ", 1)[1] for m in drops) == [
+        "`ghost` -> `False`",
+        "`len(values) > 2` -> `False`",
     ]
 
 

@@ -8,7 +8,7 @@ that any set of mutants, ours or a held-back one, is plugged in the same way.
 :func:`generate` writes the project's own mutants with an AST mutator over the rule
 functions (:func:`rule_functions`) of every registered ruleset, plug-ins included, and
 of the shared rule modules (:data:`SHARED`), and over the module-level tables those
-functions read: fifteen operators, each a kind of bug a real engine has
+functions read: sixteen operators, each a kind of bug a real engine has
 (:mod:`tricklaw.mutation.operators`).
 
 Mutant-set file (TOML, ``--mutants FILE``): one ``[[mutant]]`` table per mutant with
@@ -40,6 +40,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.mutation.operators import (
     body_nodes,
     body_parents,
+    case_drops,
     name_swaps,
     reading_swaps,
     table_numbers,
@@ -251,6 +252,11 @@ def mutants_of_file(root: Path, path: str, rulesets: Sequence[str] | None = None
         (qualname, node, "reading-swap", new)
         for qualname, fn in rule_functions(tree)
         for node, new in reading_swaps(fn, others)
+    ]
+    planted += [
+        (qualname, node, "case-drop", new)
+        for qualname, fn in rule_functions(tree)
+        for node, new in case_drops(fn)
     ]
     planted += [
         (entry, node, "table-shift", ast.Constant(number + delta))

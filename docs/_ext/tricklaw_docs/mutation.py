@@ -107,7 +107,7 @@ def gen_mutation(gen: Path) -> None:
         "",
         "How many bugs planted in the model does `tricklaw verify` catch on its own? "
         "`python -m tricklaw.mutation` plants the project's own mutants (an AST mutator's "
-        "fourteen operators over every ruleset's rule functions, and one over its rule "
+        "fifteen operators over every ruleset's rule functions, and one over its rule "
         "tables; see "
         "{py:mod}`tricklaw.mutation.operators`) one at a time in a copy of the source, tells a "
         "behaviour-changing mutant from an equivalent one by a fingerprint of the model on "
