@@ -385,7 +385,8 @@ def test_the_fingerprint_judges_tricks_in_drawn_contexts_and_recounts_rounds() -
     assert again == tricks  # seeded
     lowhigh = RULESETS["lowhigh"].make_game(3)
     assert all(" in None" in k for k, _ in behaviour._tricks(lowhigh, random.Random(1), "x"))
-    trace, record, recounts, told, contexts = behaviour._game(game, 1)
+    trace, record, recounts, told, contexts, dealt = behaviour._game(game, 1)
+    assert dealt == record | {"seed": None}  # the same game from its deals alone
     scores = [r["scores"] for r in record["rounds"]]
     assert trace and [list(r) for r in recounts] == scores
     assert [list(r) for r in told] == scores  # the round told from its piles (score_piles)

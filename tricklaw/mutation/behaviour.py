@@ -21,7 +21,10 @@ digest of everything the model answers for it:
   :meth:`Ruleset.score_piles`, the page's scoring, which verify's self-check also holds
   to the played score), and the trick contexts its log tells and its tricks leave
   (:meth:`Ruleset.told_tricks`, :meth:`Ruleset.context_left`: Hund's powers, in which the
-  self-check judges each trick again);
+  self-check judges each trick again), and the game played again from its record's
+  deals alone, with no seed (:func:`~tricklaw.model.replay.records.replay`: how the
+  log checker and the oracle start a round from a deal they are given, a path no seeded
+  game takes);
 * **tricks**: seeded complete tricks of distinct deck cards, one per player (drawn
   from the whole deck and from narrow pools of one or two values, where ties are likely),
   for games with no automatic seats: :meth:`Ruleset.judge_trick`, in a seeded trick
@@ -61,6 +64,7 @@ from typing import Any
 from tricklaw.model.agents import random_states
 from tricklaw.model.invariants import dealt_cards, legality_candidates
 from tricklaw.model.record import to_record
+from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
@@ -155,6 +159,14 @@ def _told_contexts(game: Game, log: RoundLog) -> list[Any]:
     return [told, again]
 
 
+def _from_deals(state: Any) -> Any:
+    """The record of the game ``state`` played again from its record's deals alone (no
+    seed): every round started from a given deal."""
+    record = json.loads(json.dumps(to_record(state)))
+    record.pop("seed", None)
+    return to_record(replay(record))
+
+
 def _accepted(game: Game, state: Any, legal: tuple[int, ...]) -> list[int]:
     """The actions :meth:`Ruleset.is_legal` accepts (the check a log's or an engine's
     action meets) among the ones the model's invariants ask it about
@@ -182,7 +194,8 @@ def _game(game: Game, seed: int) -> Any:
         recounts = [_answer(game.ruleset.recount_scores, game, log) for log in state.history]
         told = [_answer(_told_score, game, log) for log in state.history]
         contexts = [_answer(_told_contexts, game, log) for log in state.history]
-        return [trace, to_record(state, seed), recounts, told, contexts]
+        dealt = _answer(_from_deals, state)
+        return [trace, to_record(state, seed), recounts, told, contexts, dealt]
     except Exception as exc:
         return [trace, f"raised {type(exc).__name__} after {len(trace)} decisions"]
 
