@@ -180,6 +180,9 @@ CASES = """\
 def score(values, players, ghost):
     if players < 3:
         raise ValueError("too few")
+    if players > 9:
+        known = "3-9"
+        raise ValueError(known)
     if ghost:
         values = values[1:]
     if True:
@@ -190,8 +193,8 @@ def score(values, players, ghost):
 
 def test_a_rules_special_case_is_dropped_but_not_an_input_check(tmp_path: Path) -> None:
     """``case-drop`` plants "a special case forgotten": an ``if`` test or a conditional
-    expression's test made ``False``; an ``if`` that only raises (an input check) and a
-    constant test are left alone."""
+    expression's test made ``False``; an ``if`` whose body ends in ``raise`` (an input
+    check) and a constant test are left alone."""
     (tmp_path / "cases.py").write_text(CASES, encoding="utf-8")
     drops = [m for m in mutants_of_file(tmp_path, "cases.py") if m.operator == "case-drop"]
     assert sorted(m.description.split(": ", 1)[1] for m in drops) == [

@@ -28,8 +28,8 @@ replacement into a patch. Each operator plants one kind of bug a real engine has
   or more, since with two the swap is ``cmp-negate``'s bug;
 * ``case-drop`` (:func:`case_drops`): a rule's special case left out: the test of an
   ``if`` or of a conditional expression made ``False``, so that the case never applies
-  (the zero that may not win, the ghost's own rule); an ``if`` that only raises is an
-  input check, not a case, and is left alone;
+  (the zero that may not win, the ghost's own rule); an ``if`` whose body ends in
+  ``raise`` is an input check, not a case, and is left alone;
 * ``table-shift`` (:func:`table_numbers`): a number of a module-level rule table plus or
   minus one (an upper-case name bound to an integer or to a tuple, list or dict of
   integers: a hand size by player count, a deck's top value, a round count, a seat
@@ -290,12 +290,12 @@ def _compared(node: ast.Constant, parents: Parents) -> bool:
 def case_drops(fn: ast.FunctionDef) -> Iterator[tuple[ast.expr, ast.Constant]]:
     """(test, ``False``) for ``case-drop``: each test of an ``if`` statement or a
     conditional expression in ``fn``'s body, less constant tests and the tests of an
-    ``if`` whose body only raises."""
+    ``if`` whose body ends in ``raise``."""
     for node in body_nodes(fn):
         if not isinstance(node, ast.If | ast.IfExp) or isinstance(node.test, ast.Constant):
             continue
-        if isinstance(node, ast.If) and all(isinstance(s, ast.Raise) for s in node.body):
-            continue
+        if isinstance(node, ast.If) and isinstance(node.body[-1], ast.Raise):
+            continue  # an input check: its case is a bad input
         yield node.test, ast.Constant(False)
 
 
