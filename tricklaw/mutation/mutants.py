@@ -234,30 +234,19 @@ def mutants_of_file(root: Path, path: str, rulesets: Sequence[str] | None = None
     stem = ".".join(p for p in parts if p != "__init__")
     out: list[Mutant] = []
     seen: set[str] = set()
+    others = reading_values(list(RULESETS) if rulesets is None else rulesets)
     planted: list[tuple[str, ast.AST, str, ast.expr]] = []
     for qualname, fn in rule_functions(tree):
-        parents = body_parents(fn)
+        parents = body_parents(fn)  # one map per function, for every operator
         planted += [
             (qualname, node, operator, new)
             for node in body_nodes(fn)
             for operator, new in variants(node, parents)
         ]
-    planted += [
-        (qualname, node, "name-swap", new)
-        for qualname, fn in rule_functions(tree)
-        for node, new in name_swaps(fn)
-    ]
-    others = reading_values(list(RULESETS) if rulesets is None else rulesets)
-    planted += [
-        (qualname, node, "reading-swap", new)
-        for qualname, fn in rule_functions(tree)
-        for node, new in reading_swaps(fn, others)
-    ]
-    planted += [
-        (qualname, node, "case-drop", new)
-        for qualname, fn in rule_functions(tree)
-        for node, new in case_drops(fn)
-    ]
+        planted += [(qualname, n, "name-swap", new) for n, new in name_swaps(fn, parents)]
+        swaps = reading_swaps(fn, parents, others)
+        planted += [(qualname, n, "reading-swap", new) for n, new in swaps]
+        planted += [(qualname, n, "case-drop", new) for n, new in case_drops(fn)]
     planted += [
         (entry, node, "table-shift", ast.Constant(number + delta))
         for entry, node, number in table_numbers(tree)

@@ -223,14 +223,13 @@ def _renamed(side: ast.expr, old: str, new: str) -> ast.expr:
     return out
 
 
-def name_swaps(fn: ast.FunctionDef) -> Iterator[tuple[ast.Compare, ast.Compare]]:
+def name_swaps(fn: ast.FunctionDef, parents: Parents) -> Iterator[tuple[ast.Compare, ast.Compare]]:
     """(comparison, mutant) for ``name-swap``: in a comparison of two sides, one side
     reads a local variable only the other side reads, in place of one only it reads,
     where the function reads that variable in the same place elsewhere: as the same
     attribute's owner, the same function's same argument, a container searched by
     ``in``, or a side of a comparison."""
     names = _local_names(fn)
-    parents = body_parents(fn)
     roles = _roles(fn, parents)
     for node in body_nodes(fn):
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
@@ -254,12 +253,11 @@ def name_swaps(fn: ast.FunctionDef) -> Iterator[tuple[ast.Compare, ast.Compare]]
 
 
 def reading_swaps(
-    fn: ast.FunctionDef, others: Mapping[str, tuple[str, ...]]
+    fn: ast.FunctionDef, parents: Parents, others: Mapping[str, tuple[str, ...]]
 ) -> Iterator[tuple[ast.Constant, ast.Constant]]:
     """(string, mutant) for ``reading-swap``: a string ``fn`` compares with ``==`` or
     ``!=``, or searches for with ``in`` among a literal tuple, list or set, replaced by
     each of ``others[string]`` (the other readings of an option that has it as one)."""
-    parents = body_parents(fn)
     for node in body_nodes(fn):
         if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
             continue
