@@ -143,11 +143,21 @@ def _stop(
     thread waiting for that worker. And the pool starts a worker in place of one that
     finished its unit, which can happen after a first round of killing. A killed worker
     breaks the pool; its manager thread then fails every future not yet done (none of
-    them is read) and ends."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    them is read) and ends.
+
+    The pool is shut down only when no worker has been left for two rounds, to wake a
+    manager thread that has no worker to wait for: shut down while a worker that finished
+    its unit is being replaced, the manager thread of Python 3.11 fails with a
+    ``TypeError`` printed on stderr (CPython issue 119592; a replacement starts within
+    a round)."""
+    idle = 0
     while any(t.is_alive() for t in threads):
-        for worker in set(multiprocessing.active_children()) - before:
+        workers = set(multiprocessing.active_children()) - before
+        for worker in workers:
             worker.kill()
+        idle = 0 if workers else idle + 1
+        if idle == 2:
+            pool.shutdown(wait=False, cancel_futures=True)
         for thread in threads:
             thread.join(0.1)
 
