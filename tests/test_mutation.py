@@ -327,6 +327,29 @@ def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path, no_verify: li
     assert no_verify == ["lowhigh"]
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["OUT.json", "nosuch"], "RULESET nosuch: no such ruleset"),
+        (["--against", "BASE.json", "BASE.json", "lowhigh"], "would overwrite the input"),
+        (["--against", "missing.json", "OUT.json"], "--against missing.json:"),
+    ],
+)
+def test_the_fingerprint_command_refuses_bad_arguments_in_one_line(
+    argv: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Before any model runs, and with no file written or emptied (``--help`` once
+    wrote the fingerprint to a file named ``--help``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "BASE.json").write_text("{}")
+    with pytest.raises(SystemExit) as exit_:
+        behaviour.main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and says in err[-1], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["BASE.json"]
+    assert (tmp_path / "BASE.json").read_text() == "{}"
+
+
 def test_a_mutant_is_fingerprinted_only_until_it_differs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A mutated model's fingerprint stops at the first
     :data:`~tricklaw.mutation.behaviour.WITNESSES` inputs that differ from the unmutated

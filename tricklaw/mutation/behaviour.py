@@ -330,23 +330,42 @@ def main(argv: list[str]) -> int:
     """``OUT.json [RULESET...]``: write ``{ruleset id: fingerprint}`` (every ruleset
     when none is named, plug-ins included). ``--against BASE.json OUT.json [RULESET...]``:
     write ``{ruleset id: [the keys that differ from BASE's fingerprint]}``
-    (:func:`differing`)."""
+    (:func:`differing`). Bad arguments (an unknown ruleset, ``OUT`` that is ``BASE`` or
+    cannot be written) end in one line and status 2 before any model runs; a model that
+    fails (a mutant's) ends in its traceback, whose last line the runner reports."""
+    import argparse
+
     from tricklaw.plugins import load_plugins
+    from tricklaw.spec.errors import TricklawError
+    from tricklaw.spec.outputs import check_output_file
 
     load_plugins()
+    p = argparse.ArgumentParser(prog="python -m tricklaw.mutation.behaviour")
+    p.add_argument("--against", metavar="BASE.json", help="a fingerprint to compare with")
+    p.add_argument("out", metavar="OUT.json", help="where to write (never BASE.json)")
+    p.add_argument("rulesets", nargs="*", default=[], metavar="RULESET", help="default: all")
+    args = p.parse_args(argv)
+    for rid in args.rulesets:
+        if rid not in RULESETS:
+            p.error(f"RULESET {rid}: no such ruleset (known: {', '.join(RULESETS)})")
+    try:
+        check_output_file(args.out, "OUT.json", "the fingerprint", [args.against or ""])
+    except TricklawError as exc:
+        p.error(str(exc))
     base: dict[str, dict[str, str]] | None = None
-    if argv[:1] == ["--against"]:
-        with open(argv[1], encoding="utf-8") as fh:
-            base = json.load(fh)
-        argv = argv[2:]
-    out_path, *ids = argv
-    every = ids or list(RULESETS)
+    if args.against:
+        try:
+            with open(args.against, encoding="utf-8") as fh:
+                base = json.load(fh)
+        except (OSError, ValueError) as exc:
+            p.error(f"--against {args.against}: {exc}")
+    every = args.rulesets or list(RULESETS)
     result: dict[str, Any] = (
         {rid: fingerprint(RULESETS[rid]) for rid in every}
         if base is None
         else {rid: differing(RULESETS[rid], base.get(rid, {})) for rid in every}
     )
-    with open(out_path, "w", encoding="utf-8") as fh:
+    with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     return 0
 
