@@ -231,8 +231,8 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
     ext: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The page counts a checked-in record's results and names, by id, every mutant that
-    is not a strict kill (a survivor, a kill by the vectors alone); the strict kills and
-    the equivalents only in the counts."""
+    is not a strict kill (a survivor, a kill by the vectors alone or by a solver's
+    ``unknown`` alone); the strict kills and the equivalents only in the counts."""
     from dataclasses import asdict
 
     from tricklaw.mutation.journal import Journal
@@ -249,7 +249,7 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
         MutantResult("b.vectors", "", "killed", ("x",), ("k",), failed, 1.0, {}, "vectors"),
         MutantResult("c.survivor", "", "survived", ("x",), ("differs here",), (), 1.0),
         MutantResult("d.same", "", "equivalent", (), (), (), 1.0),
-        MutantResult("e.gave-up", "", "killed", ("x",), ("k",), gave_up, 1.0, {}, "obligation"),
+        MutantResult("e.gave-up", "", "killed", ("x",), ("k",), gave_up, 1.0, {}, "unknown"),
     ]:
         kept.add_result(asdict(result), result.id)
     kept.add_baseline("x", 12.0)
@@ -262,10 +262,10 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
     text = (tmp_path / "gen" / "mutation.md").read_text("utf-8")
     assert "## The run at commit `abc1234`" in text and "5 mutants decided so far" in text
     assert "**Score** (killed / behaviour-changing): 75.0 % of 4" in text
-    assert "**strict score**" in text and "50.0 %" in text
+    assert "**strict score**" in text and "25.0 %" in text
     named = re.findall(r"^\| `([^`]+)` \|", text, re.M)
     assert named == ["b.vectors", "c.survivor", "e.gave-up"]
-    assert "obligation, only unknown" in text
+    assert "| `e.gave-up` | killed | unknown | equivalence |" in text
     assert "differs here" in text and "x 12 s" in text
 
 

@@ -482,6 +482,24 @@ def test_a_documented_hollow_row_is_no_kill() -> None:
     assert [r["status"] for r in bad] == ["vacuous", "unknown"]
 
 
+def test_a_solver_time_out_is_no_strict_kill() -> None:
+    """A row that is ``unknown`` (the solver did not finish within verify's time-out, as
+    on a busy machine) names no bug: a kill by such rows alone is kind ``unknown``,
+    outside the strict score; with a decided row beside it, the decided row names the
+    kind."""
+
+    def row(obligation: str, status: str) -> dict[str, str]:
+        return {"obligation": obligation, "status": status}
+
+    late = row("bound max-score", "unknown")
+    assert verdicts.kill_kind([late]) == "unknown" not in verdicts.STRICT_KINDS
+    assert verdicts.kill_kind([late, row("tie-rule", "counterexample")]) == "counterexample"
+    assert verdicts.kill_kind([late, row("self-check", "fail")]) == "obligation"
+    assert verdicts.kill_kind([late, row("vectors games", "fail")]) == "vectors"
+    assert verdicts.kill_kind([row("worker", "fail")]) == "worker-died"
+    assert "unknown" in verdicts.KINDS
+
+
 def test_a_step_that_fell_over_is_judged_by_its_traceback(tmp_path: Path) -> None:
     """A step verify reported as a ``fail`` row with its traceback (rather than dying) is
     classified like a crash: in the mutated model, a model exception; in verify's own

@@ -10,10 +10,13 @@ run is cut at :func:`time_limit` (:data:`LIMIT_FACTOR` times the unmutated run p
 
 How a killed mutant was killed (:attr:`~tricklaw.mutation.runner.MutantResult.kind`, :data:`KINDS`):
 
-* ``obligation``: a row of verify's report failed (``fail``, ``unknown``, an
-  undocumented ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.obligations.fails`
-  decides); ``counterexample``: a row gave a counterexample; the row's
-  obligation name is in :attr:`~tricklaw.mutation.runner.MutantResult.killed_by`;
+* ``obligation``: a row of verify's report failed (``fail``, an undocumented
+  ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.obligations.fails` decides);
+  ``counterexample``: a row gave a counterexample; the row's obligation name is in
+  :attr:`~tricklaw.mutation.runner.MutantResult.killed_by` (:func:`kill_kind`);
+* ``unknown``: the only failing rows are ``unknown``: the solver did not finish within
+  verify's time-out (verify fails, but a time-out is no proof of a bug, and on a busy
+  machine no proof of the mutant either);
 * ``check-exception``: verify died of a :class:`~tricklaw.spec.errors.TricklawError`,
   the error a check or the model's own consistency checks (deal checks, the replay,
   ``make_game``) raise;
@@ -58,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from tricklaw.mutation.mutants import Mutant, patched_files
-from tricklaw.proofs.statuses import BAD, HOLLOW
+from tricklaw.proofs.statuses import BAD, HOLLOW, UNKNOWN
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -78,6 +81,7 @@ KINDS = (
     "step-exception",
     "worker-died",
     "vectors",
+    "unknown",
     "timeout",
 )
 """The ways a mutant is killed (see the module docstring)."""
@@ -260,6 +264,24 @@ def _stopped(row: Mapping[str, Any]) -> bool:
     return isinstance(witness, dict) and "traceback" in witness
 
 
+def kill_kind(reported: Sequence[Mapping[str, str]]) -> str:
+    """How the failing rows ``reported`` (:func:`failed_rows`, none a step that fell
+    over) kill a mutant: by the first row that is not ``unknown``, a ``counterexample`` or
+    else an ``obligation``; ``vectors`` or ``worker-died`` when those rows are all such;
+    ``unknown`` when every row is a solver that did not finish (a time-out is no proof
+    of a bug: outside the strict score, and settled by a whole run, :func:`settle`)."""
+    decided = [r for r in reported if r["status"] != UNKNOWN]
+    if reported and not decided:
+        return "unknown"
+    first = decided[0]["status"] if decided else ""
+    kind = "counterexample" if first == "counterexample" else "obligation"
+    if decided and all(r["obligation"].startswith(VECTORS) for r in decided):
+        kind = "vectors"
+    if decided and all(r["obligation"] == WORKER for r in decided):
+        kind = "worker-died"
+    return kind
+
+
 def verify(
     tree: Path,
     ruleset: str,
@@ -290,12 +312,7 @@ def verify(
             crashed = dict(failed[0])
             return KILLED, [crashed | {"stderr": crashed.pop("traceback")}], "crash"
         if failed or code != 0:
-            first = reported[0]["status"] if reported else ""
-            kind = "counterexample" if first == "counterexample" else "obligation"
-            if reported and all(r["obligation"].startswith(VECTORS) for r in reported):
-                kind = "vectors"
-            if reported and all(r["obligation"] == WORKER for r in reported):
-                kind = "worker-died"
+            kind = kill_kind(reported)
             return KILLED, failed or [{"obligation": "exit status", "status": "fail"}], kind
         return SURVIVED, [], ""
     tail = (err.strip().splitlines() or ["no output"])[-1][-300:]

@@ -21,20 +21,10 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f} %"
 
 
-def _undecided(result: MutantResult) -> bool:
-    """Whether a kill rests only on proofs the solver left ``unknown`` (it gave up, which
-    a loaded machine can cause): the strict score counts it, the page names it too."""
-    from tricklaw.mutation.verdicts import KILLED
-    from tricklaw.proofs.statuses import UNKNOWN
-
-    rows = result.killed_by
-    return result.status == KILLED and bool(rows) and all(r.get("status") == UNKNOWN for r in rows)
-
-
 def record_section(path: Path) -> list[str]:
     """The section of one record: the counts, the scores, and every result that is not a
-    kill the strict score counts (survivors, time-outs, errors and the other kills), or
-    is one only by a solver's ``unknown``, by name, with what killed it or where it
+    kill the strict score counts (survivors, time-outs, errors and the other kills, such
+    as one by a solver's ``unknown`` alone), by name, with what killed it or where it
     differed."""
     from tricklaw.mutation.journal import read
     from tricklaw.mutation.runner import summary
@@ -65,7 +55,7 @@ def record_section(path: Path) -> list[str]:
         "",
         f"**Score** (killed / behaviour-changing): {_percent(report['score'])} of "
         f"{report['behaviour-changing']}; **strict score** (kills by an obligation, a "
-        f"counterexample, a check's error or a time-out only): "
+        f"counterexample, a check's error or a run cut at its time limit only): "
         f"{_percent(report['strict-score'])}.",
         "",
         "| killed by | mutants |",
@@ -79,7 +69,7 @@ def record_section(path: Path) -> list[str]:
         r
         for r in results
         if r.status not in {EQUIVALENT, NOT_APPLIED}
-        and not (r.status == KILLED and r.kind in STRICT_KINDS and not _undecided(r))
+        and not (r.status == KILLED and r.kind in STRICT_KINDS)
     ]
     out += ["", "### Not killed by an obligation", ""]
     if not rest:
@@ -93,7 +83,7 @@ def record_section(path: Path) -> list[str]:
             first = r.killed_by[0] if r.killed_by else {}
             what = ": ".join(v for v in (first.get("obligation"), first.get("detail")) if v)
             what = what or (r.witness[0] if r.witness else "")
-            how = f"{r.kind}, only unknown" if _undecided(r) else r.kind or "-"
+            how = r.kind or "-"
             out.append(f"| `{r.id}` | {r.status} | {md_escape(how)} | {md_escape(what[:160])} |")
         out.append("")
     return out
