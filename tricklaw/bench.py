@@ -13,11 +13,16 @@ with several jobs, starting the worker processes.
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import platform
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from tricklaw.game_args import add_game_args, make_game
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import OptionValue
 from tricklaw.model.rulesets import get_ruleset
@@ -149,3 +154,79 @@ def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
     report["reference_rounds_per_s"] = reference["rounds_per_s"]
     report["speedup"] = round(report["rounds_per_s"] / reference["rounds_per_s"], 2)
     return report
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def cores() -> int:
+    """The CPUs this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``bench`` subcommand (``tricklaw bench RULESET --players N [--rounds R]
+    [--jobs J] [--seed S] [--engine batch|reference] [--check [--actions A]]``)."""
+    p = subparsers.add_parser("bench", help="measure random rounds per second")
+    add_game_args(p)
+    p.add_argument(
+        "--rounds",
+        dest="bench_rounds",
+        type=int,
+        default=5000,
+        help="rounds to play, over as many games as needed (default 5000)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=cores(),
+        help=f"worker processes (default: the CPUs available, here {cores()}; 1 = one core)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    p.add_argument(
+        "--engine",
+        choices=("batch", "reference"),
+        default="batch",
+        help="batch (default): the numpy lockstep engine, with the reference timed in the same "
+        "run (reference_rounds_per_s); reference: the reference engine alone",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="time the log checker instead: actions per second on JSON Lines logs of random "
+        "games (one core, best of three; 50 rounds a game where the ruleset has --rounds)",
+    )
+    p.add_argument(
+        "--actions",
+        type=int,
+        default=50_000,
+        help="with --check: actions to check, over as many games as needed (default 50000)",
+    )
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
+    time the log checker instead (``actions_per_s``)."""
+    game = make_game(args)
+    if args.check:
+        from tricklaw.check import bench_check
+
+        if args.actions < 1:
+            raise TricklawError(f"--actions must be at least 1, not {args.actions}")
+        options = game.options.as_dict() if args.option else None
+        rate = bench_check(
+            game.ruleset.id, game.players, options, min_actions=args.actions, seed=args.seed
+        )
+        report = {
+            "ruleset": game.ruleset.id,
+            "players": game.players,
+            "actions_per_s": round(rate),
+            "compiled": compiled(),
+        }
+    elif args.engine == "reference":
+        report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
+    else:
+        report = bench_both(game, args.bench_rounds, args.jobs, args.seed)
+    sys.stdout.write(json.dumps(report) + "\n")
+    return 0

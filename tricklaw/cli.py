@@ -1,8 +1,15 @@
 """The ``tricklaw`` command.
 
-Subcommands: ``rulesets``, ``play``, ``trick``, ``bench``, ``verify``, ``replay``.
-Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the
-problem, and exits with status 2; tricklaw never prints a traceback. Every command keeps
+This module holds the command line's frame (the parser, :func:`main` and the exit codes)
+and the commands that play or judge one game: ``rulesets``, ``play``, ``trick``,
+``replay`` and ``completion``. Each other command's arguments and run are in a module of
+its own, which adds its subparser (``add_command``): ``bench`` (:mod:`tricklaw.bench`),
+``verify`` (:mod:`tricklaw.verify_command`), ``impact``, ``vectors``, ``bounds``,
+``check``, ``diff``, ``serve``, ``fuzz`` and ``page``; the arguments naming one game are
+:mod:`tricklaw.game_args`.
+
+Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the problem, and
+exits with status 2; tricklaw never prints a traceback. Every command keeps
 one exit-code table (:data:`EXIT_CODES`, shown by ``tricklaw --help``): 0 ok, 1 a check
 failed, 2 bad input or usage, 70 an internal error, 130 interrupted. Error lines are cut
 to a sane length (:func:`~tricklaw.spec.errors.clip`), and output paths are checked
@@ -13,25 +20,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 from tricklaw import __version__
-from tricklaw.judging import parse_context, parse_trick, preset_options
+from tricklaw.game_args import add_game_args, make_game
+from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
-from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, to_record
 from tricklaw.model.replay.records import check_record, replay
 from tricklaw.model.replay.verdict import AGREES
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.model.rulesets import RULESETS, get_ruleset
+from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game, State, seat_after
 from tricklaw.model.trick import TrickResult
 from tricklaw.plugins import load_plugins
 from tricklaw.spec import load_registry
-from tricklaw.spec.errors import CheckFailedError, OptionError, RecordError, TricklawError, clip
+from tricklaw.spec.errors import CheckFailedError, RecordError, TricklawError, clip
 from tricklaw.spec.json_text import JsonTextError, read_text
 from tricklaw.spec.outputs import check_output_file
 
@@ -65,21 +71,6 @@ class _Parser(argparse.ArgumentParser):
 
 def _out(text: str = "") -> None:
     sys.stdout.write(text + "\n")
-
-
-def _make_game(args: argparse.Namespace) -> Game:
-    ruleset = get_ruleset(args.ruleset)
-    options: dict[str, Any] = preset_options(ruleset, getattr(args, "preset", None))
-    options.update(parse_option_args(args.option or []))
-    rounds = getattr(args, "rounds", None)
-    if rounds is not None:
-        given = options.get("rounds")
-        if given is not None and str(given).strip() != str(rounds):
-            raise OptionError(
-                f"--rounds {rounds} contradicts --option rounds={given}: give the number once"
-            )
-        options["rounds"] = rounds
-    return ruleset.make_game(args.players, options)
 
 
 # --- rulesets ------------------------------------------------------------------------------
@@ -192,7 +183,7 @@ def _print_game(state: State[Any]) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a whole game with seeded random agents."""
-    game = _make_game(args)
+    game = make_game(args)
     if args.record:
         check_output_file(args.record, "--record", "the record")
     if args.json and args.record == "-":
@@ -251,7 +242,7 @@ def cmd_trick(args: argparse.Namespace) -> int:
     (:mod:`tricklaw.trick_report`)."""
     from tricklaw import trick_report as tr
 
-    game = _make_game(args)
+    game = make_game(args)
     ruleset: Ruleset[Any] = game.ruleset
     tr.check_deck(game, ruleset.palette.parse_all(args.cards))
     cards = parse_trick(game, args.cards)
@@ -266,65 +257,6 @@ def cmd_trick(args: argparse.Namespace) -> int:
 
 
 # --- bench -----------------------------------------------------------------------------------
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
-    time the log checker instead (``actions_per_s``)."""
-    from tricklaw.bench import bench_both, bench_rounds, compiled
-
-    game = _make_game(args)
-    if args.check:
-        from tricklaw.check import bench_check
-
-        if args.actions < 1:
-            raise TricklawError(f"--actions must be at least 1, not {args.actions}")
-        options = game.options.as_dict() if args.option else None
-        rate = bench_check(
-            game.ruleset.id, game.players, options, min_actions=args.actions, seed=args.seed
-        )
-        report = {
-            "ruleset": game.ruleset.id,
-            "players": game.players,
-            "actions_per_s": round(rate),
-            "compiled": compiled(),
-        }
-    elif args.engine == "reference":
-        report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
-    else:
-        report = bench_both(game, args.bench_rounds, args.jobs, args.seed)
-    _out(json.dumps(report))
-    return 0
-
-
-# --- verify ----------------------------------------------------------------------------------
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    """Run every check: registries, worked examples, model self-checks."""
-    from tricklaw.verify import Scope, run_verify
-
-    if args.players is not None and args.players < 1:
-        raise TricklawError(f"--players must be at least 1, not {args.players}")
-    if args.timeout < 1:
-        raise TricklawError(f"--timeout must be at least 1 millisecond, not {args.timeout}")
-    jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
-    if jobs < 1:
-        raise TricklawError(f"--jobs must be at least 1, not {jobs}")
-    if args.json_path:
-        check_output_file(args.json_path, "--json", "the JSON report")
-    scope = Scope(
-        args.ruleset,
-        args.players,
-        parse_option_args(args.option or []),
-        args.timeout,
-        jobs,
-        args.smt2,
-        load_plugins,
-        args.fail_fast,
-        tuple(args.skip or ()),
-    )
-    return run_verify(scope, args.json_path, sys.stdout, table=args.table)
 
 
 # --- impact ----------------------------------------------------------------------------------
@@ -389,34 +321,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # --- main ------------------------------------------------------------------------------------
 
 
-def _add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
-    p.add_argument("ruleset", help="ruleset id (see 'tricklaw rulesets')")
-    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        metavar="NAME=VALUE",
-        help="choose an option or dispute reading (repeatable)",
-    )
-    p.add_argument(
-        "--preset",
-        metavar="NAME",
-        help="start from a named set of readings (see 'tricklaw rulesets'); --option overrides",
-    )
-    if rounds:
-        p.add_argument("--rounds", type=int, help="number of rounds (sets option rounds)")
-
-
-def _cores() -> int:
-    """The CPUs this process may use."""
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tricklaw`` command."""
+    from tricklaw import bench, check, diff, fuzz, score_bounds, serve, vectors, verify_command
+    from tricklaw.page import build as page_build
+
     parser = _Parser(
         prog="tricklaw",
         description="The rules lawyer for trick-taking card games.",
@@ -426,13 +335,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # The commands' modules take the plain argparse type; the parsers are _Parser.
+    plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
 
     p = sub.add_parser("rulesets", help="list rulesets, player counts and options")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rulesets)
 
     p = sub.add_parser("play", help="play a whole game with seeded random agents")
-    _add_game_args(p, rounds=True)
+    add_game_args(p, rounds=True)
     p.add_argument("--seed", type=int, required=True, help="the game seed (0 .. 2**64-1)")
     p.add_argument("--record", metavar="FILE", help="write the JSON record to FILE ('-': stdout)")
     p.add_argument(
@@ -453,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
         "trick",
         help="judge one complete trick (first card = lead) and show every dispute that bears on it",
     )
-    _add_game_args(p)
+    add_game_args(p)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -465,102 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_trick)
 
-    p = sub.add_parser("bench", help="measure random rounds per second")
-    _add_game_args(p)
-    p.add_argument(
-        "--rounds",
-        dest="bench_rounds",
-        type=int,
-        default=5000,
-        help="rounds to play, over as many games as needed (default 5000)",
-    )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=_cores(),
-        help=f"worker processes (default: the CPUs available, here {_cores()}; 1 = one core)",
-    )
-    p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
-    p.add_argument(
-        "--engine",
-        choices=("batch", "reference"),
-        default="batch",
-        help="batch (default): the numpy lockstep engine, with the reference timed in the same "
-        "run (reference_rounds_per_s); reference: the reference engine alone",
-    )
-    p.add_argument(
-        "--check",
-        action="store_true",
-        help="time the log checker instead: actions per second on JSON Lines logs of random "
-        "games (one core, best of three; 50 rounds a game where the ruleset has --rounds)",
-    )
-    p.add_argument(
-        "--actions",
-        type=int,
-        default=50_000,
-        help="with --check: actions to check, over as many games as needed (default 50000)",
-    )
-    p.set_defaults(func=cmd_bench)
+    bench.add_command(plain)
 
-    from tricklaw.proofs.statuses import legend
-
-    p = sub.add_parser(
-        "verify",
-        help="run every check and proof",
-        description="Run every check and proof, and report each with its status.",
-        epilog="statuses (the command exits 1 if any row fails):\n" + legend(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("ruleset", nargs="?", help="only this ruleset")
-    p.add_argument("--players", "-n", type=int, help="only this player count")
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        metavar="NAME=VALUE",
-        help="fix an option's reading instead of proving every reading (repeatable)",
-    )
-    p.add_argument(
-        "--timeout",
-        type=int,
-        default=30_000,
-        metavar="MS",
-        help="time-out per obligation in milliseconds (default 30000); a time-out is unknown",
-    )
-    p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
-    p.add_argument(
-        "--table",
-        action="store_true",
-        help="print every row in a table (default: an 80-column summary with every finding "
-        "and failure in full; every row is also in the --json report)",
-    )
-    p.add_argument(
-        "--jobs",
-        "-j",
-        type=int,
-        metavar="N",
-        help="worker processes, one (ruleset, player count) at a time (default: every core)",
-    )
-    p.add_argument(
-        "--fail-fast",
-        action="store_true",
-        help="stop at the first failing row: the exit status is the full run's, the report "
-        "has the rows run until then (the cheapest units run first)",
-    )
-    p.add_argument(
-        "--skip",
-        action="append",
-        metavar="STEP",
-        help="leave out a step by name, e.g. 'vectors' or 'equivalence' (repeatable; the "
-        "report names it, and the run is partial)",
-    )
-    p.add_argument(
-        "--smt2",
-        metavar="DIR",
-        help="write every solver query as an SMT-LIB 2 file into DIR (new or empty), "
-        "with index.json giving each file's expected answer",
-    )
-    p.set_defaults(func=cmd_verify)
+    verify_command.add_command(plain)
 
     from tricklaw.impact.command import add_parser as add_impact
 
@@ -586,11 +404,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
 
-    from tricklaw import check, diff, fuzz, score_bounds, serve, vectors
-    from tricklaw.page import build as page_build
-
-    # The commands' modules take the plain argparse type; the parsers are _Parser.
-    plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
     vectors.add_command(plain)
     score_bounds.add_command(plain)
     check.add_command(plain)

@@ -1,0 +1,106 @@
+"""The ``tricklaw verify`` command: its arguments (``verify [RULESET] [--players N]
+[--option NAME=VALUE] [--timeout MS] [--json FILE] [--table] [--jobs N] [--fail-fast]
+[--skip STEP] [--smt2 DIR]``), checked before any work, and the run
+(:func:`~tricklaw.verify.report.run_verify`). Apart from :mod:`tricklaw.verify`, which
+imports the solver: the command line builds its parser without it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from tricklaw.model.options import parse_option_args
+from tricklaw.plugins import load_plugins
+from tricklaw.proofs.statuses import legend
+from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_file
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``verify`` subcommand."""
+    p = subparsers.add_parser(
+        "verify",
+        help="run every check and proof",
+        description="Run every check and proof, and report each with its status.",
+        epilog="statuses (the command exits 1 if any row fails):\n" + legend(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("ruleset", nargs="?", help="only this ruleset")
+    p.add_argument("--players", "-n", type=int, help="only this player count")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="fix an option's reading instead of proving every reading (repeatable)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=30_000,
+        metavar="MS",
+        help="time-out per obligation in milliseconds (default 30000); a time-out is unknown",
+    )
+    p.add_argument("--json", dest="json_path", metavar="FILE", help="write a JSON report")
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="print every row in a table (default: an 80-column summary with every finding "
+        "and failure in full; every row is also in the --json report)",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="worker processes, one (ruleset, player count) at a time (default: every core)",
+    )
+    p.add_argument(
+        "--fail-fast",
+        action="store_true",
+        help="stop at the first failing row: the exit status is the full run's, the report "
+        "has the rows run until then (the cheapest units run first)",
+    )
+    p.add_argument(
+        "--skip",
+        action="append",
+        metavar="STEP",
+        help="leave out a step by name, e.g. 'vectors' or 'equivalence' (repeatable; the "
+        "report names it, and the run is partial)",
+    )
+    p.add_argument(
+        "--smt2",
+        metavar="DIR",
+        help="write every solver query as an SMT-LIB 2 file into DIR (new or empty), "
+        "with index.json giving each file's expected answer",
+    )
+    p.set_defaults(func=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Run every check and proof of the scope the arguments give, print the report, and
+    return the exit status (1 when a row fails)."""
+    from tricklaw.verify import Scope, run_verify  # the solver's import, only when run
+
+    if args.players is not None and args.players < 1:
+        raise TricklawError(f"--players must be at least 1, not {args.players}")
+    if args.timeout < 1:
+        raise TricklawError(f"--timeout must be at least 1 millisecond, not {args.timeout}")
+    jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise TricklawError(f"--jobs must be at least 1, not {jobs}")
+    if args.json_path:
+        check_output_file(args.json_path, "--json", "the JSON report")
+    scope = Scope(
+        args.ruleset,
+        args.players,
+        parse_option_args(args.option or []),
+        args.timeout,
+        jobs,
+        args.smt2,
+        load_plugins,
+        args.fail_fast,
+        tuple(args.skip or ()),
+    )
+    return run_verify(scope, args.json_path, sys.stdout, table=args.table)
