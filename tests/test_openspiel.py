@@ -30,7 +30,7 @@ from tricklaw.spec.errors import OptionError
 pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra (the test extra includes it)
 
 # After the skip, as it needs pyspiel; imported plainly, so a defect in it fails the tests.
-from tricklaw import openspiel  # noqa: E402
+from tricklaw import infostates, openspiel  # noqa: E402
 
 clause = pytest.mark.clause
 CASES = [(rid, n) for rid, ruleset in RULESETS.items() for n in ruleset.player_counts]
@@ -315,9 +315,9 @@ def with_deal(game: Any, deal: Deal) -> Any:
     ep = game.episode
     model = ep.game.new_state_from_deals([deal], seed=0)
     state = game.new_initial_state()
-    lens = openspiel.lens_of(ep)
-    opening = openspiel.Opening((0, 0), model)
-    state.trail = openspiel.Trail(lens, (0,), model, (opening,), (0.0,) * ep.players)
+    lens = infostates.lens_of(ep)
+    opening = infostates.Opening((0, 0), model)
+    state.trail = infostates.Trail(lens, (0,), model, (opening,), (0.0,) * ep.players)
     return state
 
 
@@ -367,7 +367,7 @@ def test_information_state_recalls_each_trick_opening() -> None:
         slot = (model.round_index, len(model.tricks))
         seen.setdefault(slot, [np.array(state.observation_tensor(p)) for p in range(3)])
         state.apply_action(state.legal_actions()[-1])
-    observer = openspiel.TricklawObserver(openspiel.lens_of(game.episode), perfect_recall=True)
+    observer = openspiel.TricklawObserver(infostates.lens_of(game.episode), perfect_recall=True)
     for p in range(3):
         observer.set_from(state, p)
         for slot, tensors in seen.items():
@@ -382,7 +382,7 @@ def test_views_before_the_deal_and_their_sizes() -> None:
     state = game.new_initial_state()
     assert state.observation_string(0) == "seat 0: the deal is to come"
     assert not any(state.information_state_tensor(0))
-    layout = openspiel.lens_of(game.episode).layout
+    layout = infostates.lens_of(game.episode).layout
     assert game.observation_tensor_size() == layout.size
     names = [piece.name for piece in layout.pieces]
     assert names == list(game.episode.game.new_initial_state(0).observation(0))

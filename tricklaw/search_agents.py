@@ -55,7 +55,8 @@ def _record(state: State[Any]) -> dict[str, Any]:
 def openspiel_state(state: State[Any], seed: int) -> Any:
     """The OpenSpiel state of ``state``'s whole game at the same moment (rounds after the
     current one dealt from ``seed``); raises TricklawError if the replay differs."""
-    from tricklaw.openspiel import Trail, TricklawState
+    from tricklaw.infostates import Trail
+    from tricklaw.openspiel import TricklawState
 
     game = state.game
     params = {parameter_name(k): v for k, v in game.options.as_dict().items()}
