@@ -350,6 +350,44 @@ def test_the_fingerprint_command_refuses_bad_arguments_in_one_line(
     assert (tmp_path / "BASE.json").read_text() == "{}"
 
 
+def test_a_kill_outside_the_strict_score_is_looked_for_on_the_next_ruleset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant of a shared file changes every ruleset: verify runs on them quickest first,
+    and a crash of the mutated model on the first (a kill the strict score leaves out)
+    does not end the search while another ruleset's obligation can kill it strictly."""
+    crash = [{"obligation": "self-check", "status": "fail"}]
+    proof = [{"obligation": "trick-rule", "status": "counterexample"}]
+    said = {
+        "quick": (KILLED, crash, "model-exception"),
+        "middle": (KILLED, proof, "counterexample"),
+        "slow": (SURVIVED, [], ""),
+    }
+    asked: list[tuple[str, bool]] = []
+
+    def judge(tree: Path, rid: str, *_: Any, fail_fast: bool, **__: Any) -> Any:
+        asked.append((rid, fail_fast))
+        return said[rid]
+
+    monkeypatch.setattr(runner, "copy_tree", lambda _root, where: where)
+    monkeypatch.setattr(runner, "apply_patch", lambda *_: None)
+    monkeypatch.setattr(runner, "differing", lambda _t, base, _s: {rid: ["k"] for rid in base})
+    monkeypatch.setattr(runner, "judge", judge)
+    mutant = Mutant("flow.x.L1.case-drop", "shared", "--- a/model/flow.py\n")
+    base = {"slow": {}, "middle": {}, "quick": {}}
+    seconds = {"slow": 90.0, "middle": 30.0, "quick": 9.0}.__getitem__
+    result = runner.run_mutant(mutant, tmp_path, base, Settings(), {}, base_seconds=seconds)
+    assert asked == [("quick", True), ("quick", False), ("middle", True)]
+    assert result.status == KILLED and result.kind == "counterexample"
+    assert result.killed_by == tuple(proof) and list(result.verify_seconds) == ["quick", "middle"]
+    said["middle"] = (SURVIVED, [], "")
+    asked.clear()
+    again = runner.run_mutant(mutant, tmp_path, base, Settings(), {}, base_seconds=seconds)
+    assert [rid for rid, _ in asked] == ["quick", "quick", "middle", "slow"]
+    assert again.status == KILLED and again.kind == "model-exception"
+    assert again.killed_by == tuple(crash)
+
+
 def test_a_mutant_is_fingerprinted_only_until_it_differs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A mutated model's fingerprint stops at the first
     :data:`~tricklaw.mutation.behaviour.WITNESSES` inputs that differ from the unmutated

@@ -15,9 +15,12 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    survivor, named in the report. The differences are the mutant's witness;
 3. run ``tricklaw verify RULESET --jobs N --fail-fast --json ...``
    (:data:`~tricklaw.mutation.verdicts.VERIFY`) on the copy for each ruleset whose
-   behaviour changed, until one fails: ``killed``,
-   ``survived``, ``timeout`` or ``error`` (a kill outside the strict score is settled by
-   further runs, :func:`~tricklaw.mutation.verdicts.settle`).
+   behaviour changed, the one whose unmutated verify is quickest first, until one kills
+   it in a way the strict score counts: ``killed``, ``survived``, ``timeout`` or
+   ``error``, the strongest outcome of the rulesets run
+   (:func:`~tricklaw.mutation.verdicts.strength`; a kill outside the strict score is
+   settled by further runs of its ruleset,
+   :func:`~tricklaw.mutation.verdicts.settle`, and then looked for on the next).
 
 How a run is judged, how a kill is named, and the time limits of the child processes
 are in :mod:`tricklaw.mutation.verdicts`.
@@ -51,14 +54,17 @@ from tricklaw.mutation.verdicts import (
     ERROR,
     KILLED,
     NOT_APPLIED,
+    STRICT_KILL,
     STRICT_KINDS,
     SURVIVED,
     TIMEOUT,
     UNREACHED,
+    Outcome,
     Settings,
     call,
     judge,
     settle,
+    strength,
     verify,
 )
 
@@ -209,18 +215,21 @@ def run_mutant(
         seconds: dict[str, float] = {}
         kind = ""
         asked = changed or (scope if missed or settings.verify_equivalent else [])
-        for rid in asked:
+        best: Outcome = (SURVIVED, [], "")
+        for rid in sorted(asked, key=base_seconds):  # the quickest verify first
             base = base_seconds(rid)
             began = time.perf_counter()
             one_run = partial(judge, tree, rid, mutant, settings, base)
-            outcome, failures, kind = settle(one_run, fast=settings.fail_fast)
+            outcome = settle(one_run, fast=settings.fail_fast)
             seconds[rid] = round(time.perf_counter() - began, 1)
-            if outcome != SURVIVED:
-                if changed or missed:
-                    status = outcome
-                killed_by = failures
+            if strength(outcome) > strength(best):
+                best = outcome
+            if strength(best) == STRICT_KILL:
                 break
-            kind = ""
+        if best[0] != SURVIVED:
+            if changed or missed:
+                status = best[0]
+            killed_by, kind = best[1], best[2]
     return MutantResult(
         mutant.id,
         mutant.description,

@@ -324,6 +324,21 @@ Outcome = tuple[str, list[dict[str, str]], str]
 """A verify run judged: the status, the failures, the kind of kill (:func:`verify`)."""
 
 
+STRICT_KILL = 3
+"""The :func:`strength` of a kill the strict score counts."""
+
+
+def strength(outcome: Outcome) -> int:
+    """How much a verify outcome says of a mutant, to keep the strongest of several
+    rulesets' runs: a kill the strict score counts (:data:`STRICT_KILL`), then another
+    kill, then an undecided run (a time-out or an error: it might have killed), then a
+    survival (0)."""
+    status, _, kind = outcome
+    if status == KILLED:
+        return STRICT_KILL if kind in STRICT_KINDS else 2
+    return 1 if status in {TIMEOUT, ERROR} else 0
+
+
 def settle(one_run: Callable[..., Outcome], *, fast: bool) -> Outcome:
     """A mutant's verify outcome from ``one_run(fail_fast=..., skip=...)`` (one verify
     run, as :func:`judge` runs it): a ``fast`` run (``--fail-fast``) first; a kill the
