@@ -160,6 +160,7 @@ def _stop(
             pool.shutdown(wait=False, cancel_futures=True)
         for thread in threads:
             thread.join(0.1)
+    pool.shutdown(wait=False, cancel_futures=True)  # the manager ended: nothing starts now
 
 
 def _reap(before: set[multiprocessing.process.BaseProcess]) -> None:
