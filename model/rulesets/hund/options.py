@@ -46,6 +46,7 @@ OPTION_SPECS = (
         "the order of the designated numbers",
         choices=("shuffled", "ascending"),
         dispute="HUND-D-DESIGNATION",
+        acts_with=(("designation-mode", "drawn"),),  # sets designate no number
     ),
     OptionSpec(
         "values",
