@@ -26,7 +26,7 @@ from tricklaw.proofs import (
     trick_obligations,
 )
 from tricklaw.proofs.bounds import held
-from tricklaw.proofs.combinations import option_variants
+from tricklaw.proofs.combinations import option_variants, pairwise_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.plays import PLAYS
 from tricklaw.proofs.round_rules import ROUND_RULES
@@ -342,6 +342,59 @@ def test_rule_rounds_vary_every_option_the_rule_does_not_read() -> None:
     sets = hund.make_game(3, {"lead-tie": "nobody", "designation-mode": "sets"})
     fixed = option_variants(hund, sets, {"lead-tie", "designation-mode"})
     assert "set-suits=any" in [label for label, _ in fixed]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "players", "fixed"),
+    [
+        ("hund", 2, ()),
+        ("hund", 4, ("lead-tie",)),
+        ("hund", 3, ("designation-mode",)),
+        ("the-last", 3, ()),
+        ("sticheln-1993", 5, ()),
+        ("lowhigh", 3, ()),
+    ],
+)
+def test_the_pairwise_games_give_every_pair_of_two_options_readings(
+    ruleset_id: str, players: int, fixed: tuple[str, ...]
+) -> None:
+    """Every pair of readings of two options not fixed is played together in the game,
+    one option at a time, or one of the pairwise games that add what those leave out,
+    each reading with the values it acts with; no fixed option is varied; and there are
+    far fewer games than combinations (Hund: 18,432)."""
+    ruleset = get_ruleset(ruleset_id)
+    game = ruleset.make_game(players)
+    games = [g for _, g in option_variants(ruleset, game, set(fixed))]
+    played = [g.options.as_dict() for g in games]
+    games += [g for _, g in pairwise_variants(ruleset, game, set(fixed), played)]
+    specs = [s for s in ruleset.option_specs if s.choices and s.name not in fixed]
+    base = game.options.as_dict()
+
+    def acts(options: dict[str, Any], name: str) -> bool:
+        spec = next(s for s in specs if s.name == name)
+        return options[name] == base[name] or all(options[k] == v for k, v in spec.acts_with)
+
+    missing = []
+    for a, b in itertools.combinations(specs, 2):
+        for x, y in itertools.product(a.choices, b.choices):
+            meant = {**base, a.name: x, b.name: y}
+            if not (acts(meant, a.name) and acts(meant, b.name)):
+                continue  # a sub-option's reading beside a parent value it does not act with
+            if not any(
+                g.options[a.name] == x
+                and g.options[b.name] == y
+                and acts(g.options.as_dict(), a.name)
+                and acts(g.options.as_dict(), b.name)
+                for g in games
+            ):
+                missing.append((a.name, x, b.name, y))
+    assert missing == []
+    assert all(g.options[name] == base[name] for g in games for name in fixed)
+    assert len(games) <= 24
+    alone = [g for _, g in pairwise_variants(ruleset, game, set(fixed))]
+    labels = [label for label, _ in pairwise_variants(ruleset, game, set(fixed), played)]
+    assert labels == [label for label, _ in pairwise_variants(ruleset, game, set(fixed), played)]
+    assert len(alone) <= 16 and len(labels) < len(alone)  # fewer where pairs are played
 
 
 def test_state_rules_are_sampled_under_every_option_they_do_not_read_too() -> None:

@@ -267,12 +267,27 @@ def test_the_self_check_samples_every_options_other_values(tmp_path: Path) -> No
     games under each other value of each option too; the planted bug fails it there."""
     script = SELF_CHECK_ROW.format(ruleset="hund", players=3)
     status, detail = run_planted(tmp_path, script)
-    assert status == "pass" and "games under 16 sets of options" in detail
+    assert status == "pass" and "games under 20 sets of options" in detail
     was = 'base = {"sets": ",".join(facts["sets"])} if facts["sets"] else {}'
     now = 'base = {"sets": ",".join(facts["sets"])} if not facts["sets"] else {}'
     file = "model/rulesets/hund/ruleset.py"
     status, detail = run_patched(tmp_path, file, was, now, script)
     assert status == "fail" and detail.startswith("designation-mode=sets"), detail
+
+
+def test_a_bug_only_two_readings_together_show_fails_the_self_check(tmp_path: Path) -> None:
+    """A rule that goes wrong only under two readings that are not the defaults (here
+    ``designation=ascending`` names a wrong number, but only with ``more-cards=yes``) is
+    never played by one option at a time; the self-check's pairwise games play every two
+    readings together, and the planted bug fails there."""
+    script = SELF_CHECK_ROW.format(ruleset="hund", players=3)
+    was = "number = left[0] if rules_of(game).ascending else"
+    now = "number = left[-rules_of(game).more_cards] if rules_of(game).ascending else"
+    file = "model/rulesets/hund/ruleset.py"
+    status, detail = run_patched(tmp_path, file, was, now, script)
+    assert status == "fail" and detail.startswith("pairwise "), detail
+    label = detail.split(":", 1)[0]
+    assert "designation=ascending" in label and "more-cards=yes" in label, detail
 
 
 @pytest.mark.parametrize(

@@ -37,9 +37,12 @@ digest of everything the model answers for it:
   game (the only answers of it a game can show), and :meth:`Ruleset.winners`.
 
 Readings: every combination of the options with choices when there are at most
-:data:`MAX_COMBINATIONS`, else the defaults and each reading of one option at a time
+:data:`MAX_COMBINATIONS`, else the defaults, each reading of one option at a time
 (the others at their defaults, except the values an option acts only with,
-``OptionSpec.acts_with``: Hund's set options are read with designation sets); and all
+``OptionSpec.acts_with``: Hund's set options are read with designation sets) and sets
+that give every pair of two options' readings together
+(:func:`~tricklaw.proofs.combinations.pairwise_readings`, as verify's self-check plays
+them: a bug only two readings together show is no equivalent mutant); and all
 those again with each numeric option at another value (:func:`numeric_variants`). At
 every decision of a game, the actions :meth:`Ruleset.is_legal` accepts are recorded
 beside the legal ones.
@@ -69,6 +72,7 @@ from tricklaw.model.rng import SplitMix64
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game, RoundLog
+from tricklaw.proofs.combinations import pairwise_readings
 from tricklaw.spec.errors import OptionError
 from tricklaw.vectors.profiles import profile_of
 
@@ -110,6 +114,12 @@ def readings(ruleset: Ruleset[Any]) -> list[dict[str, str]]:
     for s in specs:
         where = {k: str(v) for k, v in s.acts_with}  # a sub-option acts only there
         out += [{**where, s.name: str(v)} for v in s.choices if v != s.default]
+    defaults = {s.name: s.default for s in ruleset.option_specs}
+    played = [{**defaults, **row} for row in out]
+    out += [
+        {k: str(v) for k, v in row.items()}
+        for row in pairwise_readings(ruleset, defaults, (), played)
+    ]
     return out
 
 

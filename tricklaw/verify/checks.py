@@ -20,7 +20,7 @@ from tricklaw.model.rng import SplitMix64, round_seed, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, RoundLog, State
-from tricklaw.proofs.combinations import option_variants
+from tricklaw.proofs.combinations import option_variants, pairwise_variants
 from tricklaw.proofs.examples import check_examples
 from tricklaw.proofs.obligations import Result
 from tricklaw.spec import load_registry
@@ -313,10 +313,15 @@ def self_check(
     and (where a table tells a round from its piles) scored again, and every trick judged
     again on its own in the context the log tells. :data:`SELF_CHECK_SEEDS` games under
     ``options`` (verify's ``--option``, else the defaults), then
-    :data:`SELF_CHECK_VARIANT_SEEDS` under each other value of every other option."""
+    :data:`SELF_CHECK_VARIANT_SEEDS` under each other value of every other option, and
+    under games that give every pair of readings of two other options
+    (:func:`~tricklaw.proofs.combinations.pairwise_variants`)."""
     fixed = dict(options or {})
     game = ruleset.make_game(players, fixed)
     variants = option_variants(ruleset, game, fixed)
+    played = [v.options.as_dict() for _, v in variants]
+    pairs = pairwise_variants(ruleset, game, fixed, played)
+    variants += pairs
 
     def run() -> tuple[bool, str]:
         rounds = told_rounds = tricks = games = cut = 0
@@ -335,7 +340,8 @@ def self_check(
                     a + b for a, b in zip((rounds, told_rounds, tricks), counts[1:], strict=True)
                 )
         return True, (
-            f"{games} games under {len(variants)} sets of options, each ended where its end "
+            f"{games} games under {len(variants)} sets of options (with {len(pairs)} more, every "
+            "pair of two options' readings), each ended where its end "
             f"rule says or cut after {SELF_CHECK_VARIANT_ROUNDS} rounds ({cut} cut), {rounds} "
             f"rounds ({told_rounds} told from their piles and scored again), {tricks} tricks "
             "judged again on their own"
