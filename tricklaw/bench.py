@@ -1,4 +1,5 @@
-"""The simulation benchmark behind ``tricklaw bench``.
+"""The simulation benchmark behind ``tricklaw bench``, and the command itself
+(:func:`add_command`, :func:`cmd_bench`).
 
 By default the batch engine (:mod:`tricklaw.batch`) plays the rounds, in chunks of games in
 lockstep, and the reference engine is timed in the same run for comparison
