@@ -150,7 +150,12 @@ def choose_card(  # noqa: PLR0917  (a numba helper: arguments by position)
     """:func:`draw_card` with the decision made by :func:`choose` (decision ``step``,
     ``actions`` the options' action numbers): one of ``legal[:options]``, or of the whole
     hand when ``options`` is 0; taken out of the hand. A :data:`FREE` decision draws the
-    card :func:`draw_card` draws."""
+    card :func:`draw_card` draws.
+
+    Each kernel picks between the two at its call site (``if forced is None``) rather than
+    through one helper that takes ``forced`` None: measured side by side, one helper made
+    every table's random games 8-17% slower (Low-High 4 players 123,000 -> 102,000 rounds/s),
+    inlined or not."""
     if options == 0:
         for c in range(hand.shape[1]):
             if hand[seat, c]:
