@@ -309,9 +309,10 @@ def test_mutant_set_file_format(tmp_path: Path) -> None:
 
 def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path, no_verify: list[str]) -> None:
     """The check, not a hand, decides equivalence: ``len(values) <= 2`` as ``< 3`` changes
-    nothing; as ``< 2`` it changes the score of every colour held twice."""
+    nothing; as ``< 2`` it changes the score of every colour held twice. (verify is not
+    asked about the unchanged one here: ``verify_equivalent`` off.)"""
     root = repo_root()
-    settings = Settings()
+    settings = Settings(verify_equivalent=False)
     base = runner.baseline_fingerprint(root, ["lowhigh"], settings)
     files = rule_files(root)
     changed = _by_function(mutants_of_file(root, LOWHIGH), "score", "cmp-boundary")
@@ -363,10 +364,10 @@ def test_a_kill_outside_the_strict_score_is_looked_for_on_the_next_ruleset(
         "middle": (KILLED, proof, "counterexample"),
         "slow": (SURVIVED, [], ""),
     }
-    asked: list[tuple[str, bool]] = []
+    asked: list[tuple[str, bool, bool]] = []
 
-    def judge(tree: Path, rid: str, *_: Any, fail_fast: bool, **__: Any) -> Any:
-        asked.append((rid, fail_fast))
+    def judge(tree: Path, rid: str, *_: Any, fail_fast: bool, **kw: Any) -> Any:
+        asked.append((rid, fail_fast, kw.get("past_falls", False)))
         return said[rid]
 
     monkeypatch.setattr(runner, "copy_tree", lambda _root, where: where)
@@ -377,13 +378,19 @@ def test_a_kill_outside_the_strict_score_is_looked_for_on_the_next_ruleset(
     base = {"slow": {}, "middle": {}, "quick": {}}
     seconds = {"slow": 90.0, "middle": 30.0, "quick": 9.0}.__getitem__
     result = runner.run_mutant(mutant, tmp_path, base, Settings(), {}, base_seconds=seconds)
-    assert asked == [("quick", True), ("quick", False), ("middle", True)]
+    # the crash settled on its own ruleset (past the falls, then whole), then the next
+    assert asked == [
+        ("quick", True, False),
+        ("quick", True, True),
+        ("quick", False, False),
+        ("middle", True, False),
+    ]
     assert result.status == KILLED and result.kind == "counterexample"
     assert result.killed_by == tuple(proof) and list(result.verify_seconds) == ["quick", "middle"]
     said["middle"] = (SURVIVED, [], "")
     asked.clear()
     again = runner.run_mutant(mutant, tmp_path, base, Settings(), {}, base_seconds=seconds)
-    assert [rid for rid, _ in asked] == ["quick", "quick", "middle", "slow"]
+    assert [rid for rid, *_ in asked] == ["quick", "quick", "quick", "middle", "slow"]
     assert again.status == KILLED and again.kind == "model-exception"
     assert again.killed_by == tuple(crash)
 

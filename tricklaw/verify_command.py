@@ -60,7 +60,14 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--fail-fast",
         action="store_true",
         help="stop at the first failing row: the exit status is the full run's, the report "
-        "has the rows run until then (the cheapest units run first)",
+        "has the rows run until then (one step over every table at a time, quick steps "
+        "first)",
+    )
+    p.add_argument(
+        "--past-falls",
+        action="store_true",
+        help="with --fail-fast: go on past a step that fell over (raised an exception), "
+        "and stop at the first failing row a step reported",
     )
     p.add_argument(
         "--skip",
@@ -90,6 +97,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise TricklawError(f"--jobs must be at least 1, not {jobs}")
+    if args.past_falls and not args.fail_fast:
+        raise TricklawError("--past-falls goes with --fail-fast: a whole run goes past every fall")
     if args.json_path:
         check_output_file(args.json_path, "--json", "the JSON report")
     scope = Scope(
@@ -102,5 +111,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         load_plugins,
         args.fail_fast,
         tuple(args.skip or ()),
+        args.past_falls,
     )
     return run_verify(scope, args.json_path, sys.stdout, table=args.table)

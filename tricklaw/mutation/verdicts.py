@@ -290,8 +290,10 @@ def verify(
     *,
     fail_fast: bool = False,
     skip: tuple[str, ...] = (),
+    past_falls: bool = False,
 ) -> tuple[str, list[dict[str, str]], str]:
-    """verify on ``ruleset`` in ``tree`` (with ``--fail-fast`` and ``--skip`` if asked), cut
+    """verify on ``ruleset`` in ``tree`` (with ``--fail-fast``, ``--past-falls`` and
+    ``--skip`` if asked), cut
     at ``limit`` seconds (default the settings' limit): (KILLED, failures, kind),
     (SURVIVED, [], ""), (TIMEOUT, [], "") or (ERROR, [crash], kind); a crash's kind is left
     to :func:`crash_kind` (``crash``)."""
@@ -300,6 +302,7 @@ def verify(
     command = [sys.executable, "-c", VERIFY, "verify", ruleset, "--jobs", str(settings.jobs)]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
     command += ["--fail-fast"] if fail_fast else []
+    command += ["--past-falls"] if past_falls else []
     command += [arg for step in skip for arg in ("--skip", step)]
     try:
         code, err = call(command, tree, settings, settings.verify_limit if limit is None else limit)
@@ -340,20 +343,20 @@ def strength(outcome: Outcome) -> int:
 
 
 def settle(one_run: Callable[..., Outcome], *, fast: bool) -> Outcome:
-    """A mutant's verify outcome from ``one_run(fail_fast=..., skip=...)`` (one verify
-    run, as :func:`judge` runs it): a ``fast`` run (``--fail-fast``) first; a kill the
-    strict score does not count is then settled. By the published vectors alone: a
-    fast run without them (``--skip vectors``) settles it if another row fails that the
-    strict score counts, as it then fails in a whole run too (a unit's rows are the same
-    in every run); else, and for a crash, a whole run, which alone also judges the
-    checks of completeness."""
+    """A mutant's verify outcome from ``one_run(fail_fast=..., skip=..., past_falls=...)``
+    (one verify run, as :func:`judge` runs it): a ``fast`` run (``--fail-fast``) first;
+    a kill the strict score does not count (the published vectors alone, the mutated
+    model raising in a step, a solver's unknown) is then settled. A fast run that goes
+    on past the steps that fell over and leaves the vectors out (``--past-falls --skip
+    vectors``) settles it if a row fails that the strict score counts, as that row then
+    fails in a whole run too (a step's rows are the same in every run); else a whole
+    run, which alone also judges the checks of completeness."""
     first: Outcome = one_run(fail_fast=fast)
     if not fast or first[0] != KILLED or first[2] in STRICT_KINDS:
         return first
-    if first[2] == "vectors":
-        again: Outcome = one_run(fail_fast=True, skip=(VECTORS_STEP,))
-        if again[0] == KILLED and again[2] in STRICT_KINDS:
-            return again
+    again: Outcome = one_run(fail_fast=True, skip=(VECTORS_STEP,), past_falls=True)
+    if again[0] == KILLED and again[2] in STRICT_KINDS:
+        return again
     whole: Outcome = one_run(fail_fast=False)
     return whole
 
@@ -367,12 +370,15 @@ def judge(
     *,
     fail_fast: bool,
     skip: tuple[str, ...] = (),
+    past_falls: bool = False,
 ) -> Outcome:
     """One verify run of ``rid`` on the mutated ``tree`` (:func:`verify`), cut at the
     :func:`time_limit` of the unmutated run's ``base`` seconds (0: not timed), with a
     crash judged (:func:`crash_kind`) and a cut run judged (:func:`timeout_is_kill`)."""
     limit = time_limit(base, settings) if base else settings.verify_limit
-    outcome, failures, kind = verify(tree, rid, settings, limit, fail_fast=fail_fast, skip=skip)
+    outcome, failures, kind = verify(
+        tree, rid, settings, limit, fail_fast=fail_fast, skip=skip, past_falls=past_falls
+    )
     if kind == "crash":
         stepped = failures[0]["obligation"] != "crash"
         kind, what = crash_kind(

@@ -41,13 +41,17 @@ the findings, the informational rows and the documented hollow ones. ``--table``
 every row instead, and ``--json FILE`` writes every row.
 
 Each ruleset's own checks, and each (ruleset, player count) (:data:`PLAYER_STEPS`, the
-one list of per-table steps), is a :class:`Unit`, run in a fresh Z3 context
-(:func:`~tricklaw.proofs.solver.fresh_context`) and, with ``--jobs N``, in a pool of
+one list of per-table steps), is a :class:`Unit`, each step run in a fresh Z3 context
+(:func:`~tricklaw.proofs.solver.fresh_context`, so that a step's rows do not depend on
+what ran before it) and, with ``--jobs N``, in a pool of
 ``N`` worker processes; the results keep their order, and are the same for every ``N``.
-With ``--fail-fast`` the units run lightest first and verify stops at the first failing
-row (:func:`~tricklaw.verify.run.collect`): it exits 1 exactly when the whole run would,
-sooner (the mutation harness, :mod:`tricklaw.mutation`, runs verify this way on each
-mutant); ``--skip STEP`` leaves a step out (:data:`~tricklaw.verify.run.STEP_NAMES`), and
+With ``--fail-fast`` each unit is one step of one table, the steps run over every table
+in turn, quick ones first (:data:`~tricklaw.verify.run.FAIL_FAST_ORDER`), and verify
+stops at the first failing row (:func:`~tricklaw.verify.run.collect`): it exits 1
+exactly when the whole run would, sooner (the mutation harness,
+:mod:`tricklaw.mutation`, runs verify this way on each mutant; with ``--past-falls`` it
+goes on past a step that raised, to a row a step reported); ``--skip STEP`` leaves a
+step out (:data:`~tricklaw.verify.run.STEP_NAMES`), and
 a ``skipped`` row says so. With ``--smt2 DIR`` every solver query is written as an SMT-LIB 2 file
 (:mod:`tricklaw.proofs.recorder`) for a second solver to check again.
 

@@ -134,6 +134,7 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool 
                 "options": dict(scope.options),
                 "timeout_ms": scope.timeout_ms,
                 "fail_fast": scope.fail_fast,
+                "past_falls": scope.past_falls,
                 "skip": list(scope.skip),
             },
             "seconds": round(seconds, 3),

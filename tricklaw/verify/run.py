@@ -1,6 +1,7 @@
 """What ``tricklaw verify`` runs and where: the :class:`Scope` asked for, the steps per
 ruleset and player count (:data:`PLAYER_STEPS`, :data:`PARTED_STEPS`), the :class:`Unit`
-each process runs (in a fresh Z3 context, heaviest first on a pool of workers,
+each process runs (each step in a fresh Z3 context; heaviest first on a pool of workers,
+lightest first under ``--fail-fast``,
 :mod:`tricklaw.verify.pool`) and
 :func:`collect`, which gathers every result in a fixed order."""
 
@@ -11,7 +12,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,16 @@ class Scope:
     setup: Callable[[], object] | None = None
     fail_fast: bool = False
     skip: tuple[str, ...] = ()
+    past_falls: bool = False
+    """With ``fail_fast``: go on past a step that fell over (raised, :func:`guarded`),
+    and stop at the first row a step reported (:meth:`stops`): the mutation harness
+    asks this of a mutated model that raises in one step, to learn whether a proof or
+    check fails on it."""
+
+    def stops(self, row: Result) -> bool:
+        """Whether ``row`` stops a ``fail_fast`` run: it fails, and is not a fallen
+        step's row where the run goes on past those (``past_falls``)."""
+        return fails(row) and not (self.past_falls and fell(row))
 
 
 Step = Callable[[Ruleset[Any], int, Mapping[str, str], int], list[Result]]
@@ -126,7 +137,10 @@ class Unit:
     """The work of one process: a ruleset's own checks (``players`` None), the
     :data:`PLAYER_STEPS` of a ruleset at one player count, one part of a
     :data:`PARTED_STEPS` step there (``step``, ``part``), or (``ruleset`` empty) the
-    edition diff of every family among the rulesets in scope."""
+    edition diff of every family among the rulesets in scope. Under ``--fail-fast``
+    a unit is one step (``step`` names one of :data:`RULESET_CHECKS` or
+    :data:`PLAYER_STEPS`), so that a quick step of every table runs before the slow
+    proofs of any (:func:`fail_fast_units`)."""
 
     ruleset: str
     players: int | None
@@ -142,6 +156,13 @@ class Unit:
         players = self.players or 0
         weight: int = 8**players * (4 if self.step else 1)
         return weight
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Where ``--fail-fast`` runs this unit: its step's place in
+        :data:`FAIL_FAST_ORDER`, then the player count (smallest table first)."""
+        step = self.step if self.ruleset else EDITION_DIFF
+        return FAIL_FAST_ORDER.index(step), self.players or 0
 
 
 EDITIONS = Unit("", None)
@@ -168,21 +189,65 @@ STEP_NAMES = (
 )
 """Every step's name: what ``--skip`` may name."""
 
+FAIL_FAST_ORDER = (
+    "registry",
+    "worked examples",
+    "example-z3",
+    "self-check",
+    "conservation",
+    "round rules",
+    "the table, automatic moves and the winners",
+    "declared readings",
+    "the model in the relaxations",
+    "liveness",
+    "ties",
+    "vectors",
+    "example-legality",
+    "score bounds",
+    "equivalence of play and score",
+    "trick obligations",
+    "symmetries",
+    EDITION_DIFF,
+    *(step.name for step in PARTED_STEPS),
+)
+"""The order of the steps under ``--fail-fast``, step by step over every table: the
+checks that take well under a second a table first, then those of a few seconds (the
+self-check early: it plays every reading's games through the model, and finds most
+planted bugs), the model = clauses proofs last. Measured on Hund and Sticheln 1993, one
+process (the steps' seconds at 3 players: self-check 1.5-3.3, ties 3.4-5.1, trick
+obligations 0.7-8.7, symmetries 1.1-4.1; conservation, round rules, the table's rules
+0.1-0.3). It only orders the work: the rows, and whether verify fails, are the same in
+every order."""
+
 
 def _units(scope: Scope, rulesets: list[Ruleset[Any]]) -> list[Unit]:
+    """The units of ``scope``, in the order of their rows: per ruleset its own checks,
+    then per player count its steps and the parts of the parted ones (one unit per step
+    under ``scope.fail_fast``, :func:`fail_fast_units`)."""
     out = []
     for ruleset in rulesets:
-        out.append(Unit(ruleset.id, None))
+        out += fail_fast_units(scope, Unit(ruleset.id, None))
         options = _fixed(scope, ruleset)
         for n in ruleset.player_counts:
             if scope.players not in (None, n):
                 continue
-            out.append(Unit(ruleset.id, n))
+            out += fail_fast_units(scope, Unit(ruleset.id, n))
             for step in (s for s in PARTED_STEPS if s.name not in scope.skip):
                 out += [
                     Unit(ruleset.id, n, step.name, k) for k in range(step.parts(ruleset, options))
                 ]
     return out if EDITION_DIFF in scope.skip else [EDITIONS, *out]
+
+
+def fail_fast_units(scope: Scope, unit: Unit) -> list[Unit]:
+    """``unit`` (a ruleset's own checks, or its steps at a player count) as one unit per
+    step not skipped under ``scope.fail_fast``, else itself. Each step runs in a fresh Z3
+    context either way (as each unit runs it), so a step's rows are the same alone or in
+    its table's unit."""
+    if not scope.fail_fast:
+        return [unit]
+    names = RULESET_CHECKS if unit.players is None else [name for name, _ in PLAYER_STEPS]
+    return [replace(unit, step=name) for name in names if name not in scope.skip]
 
 
 def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
@@ -191,12 +256,13 @@ def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
 
 
 def _ruleset_checks(
-    scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str]
+    scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str], only: str = ""
 ) -> list[Result]:
-    """A ruleset's checks over all its player counts, each guarded on its own
-    (:func:`guarded`): the registry, the worked examples (by the model, by Z3 on the
-    trick rule and by a Z3 search for legal hands), the tie and gap detector and the
-    published conformance vectors (with ``scope.fail_fast``, up to the first that fails)."""
+    """A ruleset's checks over all its player counts (``only``: that one), each guarded
+    on its own (:func:`guarded`) and in a fresh Z3 context: the registry, the worked
+    examples (by the model, by Z3 on the trick rule and by a Z3 search for legal hands),
+    the tie and gap detector and the published conformance vectors (with
+    ``scope.fail_fast``, up to the first that fails)."""
     counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
     whole = scope.players is None and not scope.options
     ms = scope.timeout_ms
@@ -210,13 +276,19 @@ def _ruleset_checks(
     )
     results: list[Result] = []
     for name, call in zip(RULESET_CHECKS, parts, strict=True):
-        if name in scope.skip:
+        if name in scope.skip or only not in ("", name):
             continue
-        with labelled(obligation=name):
+        with labelled(obligation=name), fresh_context():
             results += guarded(name, ruleset.id, None, call)
-        if scope.fail_fast and any(map(fails, results)):
+        if scope.fail_fast and any(map(scope.stops, results)):
             break
     return results
+
+
+def fell(row: Result) -> bool:
+    """Whether ``row`` is a step that fell over (:func:`guarded`'s row, with the
+    traceback)."""
+    return isinstance(row.witness, dict) and "traceback" in row.witness
 
 
 def guarded(
@@ -290,8 +362,9 @@ def _run_unit(
             return results, recorder.entries if recorder else []
         ruleset = get_ruleset(unit.ruleset)
         options = _fixed(scope, ruleset)
-        if unit.step:
-            parted = next(s for s in PARTED_STEPS if s.name == unit.step)
+        parted_names = [s.name for s in PARTED_STEPS]
+        if unit.step in parted_names:
+            parted = PARTED_STEPS[parted_names.index(unit.step)]
             progress(f"{ruleset.id} {unit.players}p: {parted.name} part {unit.part + 1}")
             with labelled(obligation=parted.name):
                 n = unit.players
@@ -303,18 +376,19 @@ def _run_unit(
                     lambda: parted.run(ruleset, n, options, scope.timeout_ms, unit.part),
                 )
         elif unit.players is None:
-            progress(f"{ruleset.id}: registry, worked examples, ties")
-            results = _ruleset_checks(scope, ruleset, options)
+            progress(f"{ruleset.id}: {unit.step or 'registry, worked examples, ties'}")
+            results = _ruleset_checks(scope, ruleset, options, unit.step)
         else:
             results = []
             for name, step in PLAYER_STEPS:
-                if name in scope.skip:
+                if name in scope.skip or unit.step not in ("", name):
                     continue
                 progress(f"{ruleset.id} {unit.players}p: {name}")
-                with labelled(obligation=name):  # the steps name their own queries better
+                # the steps name their own queries better; a fresh context per step
+                with labelled(obligation=name), fresh_context():
                     call = partial(step, ruleset, unit.players, options, scope.timeout_ms)
                     results += guarded(name, ruleset.id, unit.players, call)
-                if scope.fail_fast and any(map(fails, results)):
+                if scope.fail_fast and any(map(scope.stops, results)):
                     break
     return results, recorder.entries if recorder else []
 
@@ -347,9 +421,9 @@ def _lost(unit: Unit, exc: BrokenProcessPool) -> Outputs:
     return [row], []
 
 
-def _failed(outputs: Outputs) -> bool:
-    """Whether a unit's outputs have a failing row."""
-    return any(map(fails, outputs[0]))
+def _failed(scope: Scope, outputs: Outputs) -> bool:
+    """Whether a unit's outputs have a row that stops ``scope`` (:meth:`Scope.stops`)."""
+    return any(map(scope.stops, outputs[0]))
 
 
 def _finished(progress: Callable[[str], None], unit: Unit) -> None:
@@ -371,20 +445,21 @@ def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None])
 def _run_until_failure(
     scope: Scope, units: list[Unit], progress: Callable[[str], None]
 ) -> dict[Unit, Outputs]:
-    """``--fail-fast``: the units run lightest first, and the run stops as soon as a
-    finished unit has a failing row (a unit stops at its own first failing step): units
-    not yet started are not run, and running ones are stopped
-    (:func:`~tricklaw.verify.pool.run_until`). The outputs of the units that finished,
-    by unit."""
-    lightest = sorted(units, key=lambda u: u.weight)  # stable: ties keep their order
+    """``--fail-fast``: the units (one step each) run step by step over every table, in
+    the order :data:`FAIL_FAST_ORDER` (:attr:`Unit.rank`), and the run stops as soon as
+    a finished unit has a failing row: units not yet started are not run, and running
+    ones are stopped (:func:`~tricklaw.verify.pool.run_until`). The outputs of the units
+    that finished, by unit."""
+    lightest = sorted(units, key=lambda u: u.rank)  # stable: ties keep their order
     if scope.jobs >= 1:
         work = partial(_run_unit, scope)
         finished = partial(_finished, progress)
-        return run_until(_workers(scope), work, lightest, _lost, failed=_failed, done=finished)
+        failed = partial(_failed, scope)
+        return run_until(_workers(scope), work, lightest, _lost, failed=failed, done=finished)
     done: dict[Unit, Outputs] = {}
     for unit in lightest:
         done[unit] = _run_unit(scope, unit, progress)
-        if _failed(done[unit]):
+        if _failed(scope, done[unit]):
             break
     return done
 
@@ -439,7 +514,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     entries: list[dict[str, Any]] = []
     units = _units(scope, rulesets)
     if scope.fail_fast:
-        failed = any(map(fails, results))
+        failed = any(map(scope.stops, results))
         done = {} if failed else _run_until_failure(scope, units, progress)
         outputs = [done[unit] for unit in units if unit in done]
     else:
@@ -449,7 +524,7 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
         entries += unit_entries
     if directory is not None:
         write_index(directory, entries)
-    stopped = scope.fail_fast and any(map(fails, results))
+    stopped = scope.fail_fast and any(map(scope.stops, results))
     complete = scope.players is None and not scope.options and not stopped and not scope.skip
     if stopped:
         left = len(units) - len(outputs)
@@ -457,8 +532,8 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
             _info_row(
                 scope,
                 "fail-fast",
-                f"stopped at the first failure: {left} of {len(units)} units did not finish, "
-                "nor did the failing unit's later steps (run without --fail-fast for every row)",
+                f"stopped at the first failure: {left} of {len(units)} units (a step of a "
+                "table each) did not finish (run without --fail-fast for every row)",
             )
         )
     if scope.skip:
