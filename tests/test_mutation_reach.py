@@ -133,13 +133,19 @@ def _harmless(root: Path) -> Mutant:
 def test_an_unchanged_fingerprint_where_it_never_ran_asks_verify(
     verify_says: dict[str, Any],
 ) -> None:
-    root, settings = repo_root(), Settings()
+    root, settings = repo_root(), Settings(verify_equivalent=False)
     base = runner.baseline_fingerprint(root, ["lowhigh"], settings)
     files = rule_files(root)
     mutant = _harmless(root)
     ran_all = {LOWHIGH: frozenset(range(1, 10_000))}
     same = runner.run_mutant(mutant, root, base, settings, files, ran=lambda: ran_all)
     assert same.status == EQUIVALENT and verify_says["asked"] == []
+    asked = runner.run_mutant(mutant, root, base, Settings(), files, ran=lambda: ran_all)
+    assert asked.status == EQUIVALENT and verify_says["asked"] == ["lowhigh"]
+    verify_says["outcome"] = KILLED  # verify sees what the fingerprint's games did not
+    seen = runner.run_mutant(mutant, root, base, Settings(), files, ran=lambda: ran_all)
+    assert seen.status == KILLED and seen.killed_by and "fingerprint" in seen.witness[0]
+    verify_says["outcome"], verify_says["asked"] = SURVIVED, []
     never = runner.run_mutant(mutant, root, base, settings, files, ran=lambda: {})
     assert never.status == UNREACHED and verify_says["asked"] == ["lowhigh"]
     assert never.witness and all(

@@ -76,7 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         "--limit", type=float, default=600.0, help="hard time limit of each child run (s)"
     )
     p.add_argument("--path", action="append", default=[], help="extra PYTHONPATH (plug-ins)")
-    p.add_argument("--verify-equivalent", action="store_true", help="verify those too")
+    p.add_argument(
+        "--verify-equivalent",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="verify the mutants whose fingerprint is unchanged too, a kill making them "
+        "killed (default: yes; the fingerprint samples games)",
+    )
     p.add_argument(
         "--whole",
         action="store_true",

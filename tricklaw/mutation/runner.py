@@ -8,10 +8,11 @@ For each :class:`~tricklaw.mutation.mutants.Mutant`:
    the copy first on ``PYTHONPATH``) for the rulesets the changed files hold rules of,
    comparing it with the unmutated model's fingerprint as it goes (:func:`differing`:
    it stops at the first few inputs that differ). No difference: ``equivalent`` (no
-   behaviour change on any legal input tried; verify is not asked unless
-   ``verify_equivalent``), but only when the unmutated fingerprint runs every statement
-   the mutant changes (:mod:`tricklaw.mutation.reach`, measured once a run); else verify
-   is asked, and a mutant it does not kill is ``unreached``: not shown equivalent, not a
+   behaviour change on any legal input tried; verify is asked all the same unless
+   ``verify_equivalent`` is off, and a kill makes it ``killed``), but only when the
+   unmutated fingerprint runs every statement the mutant changes
+   (:mod:`tricklaw.mutation.reach`, measured once a run); else verify is asked, and a
+   mutant it does not kill is ``unreached``: not shown equivalent, not a
    survivor, named in the report. The differences are the mutant's witness;
 3. run ``tricklaw verify RULESET --jobs N --fail-fast --json ...``
    (:data:`~tricklaw.mutation.verdicts.VERIFY`) on the copy for each ruleset whose
@@ -229,6 +230,9 @@ def run_mutant(
         if best[0] != SURVIVED:
             if changed or missed:
                 status = best[0]
+            elif best[0] == KILLED:  # verify saw a change the fingerprint's games did not
+                status = KILLED
+                witness = ["the fingerprint's games show no change; verify's rows do"]
             killed_by, kind = best[1], best[2]
     return MutantResult(
         mutant.id,

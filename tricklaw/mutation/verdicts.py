@@ -122,7 +122,10 @@ class Settings:
     """How to run: verify's worker processes, its per-obligation time-out, the time
     limits of the child processes, extra ``PYTHONPATH`` entries (plug-ins; ``{tree}`` in
     an entry stands for the mutated copy, e.g. ``{tree}/tests`` for a plug-in kept in the
-    repository), whether to run verify on equivalent mutants too, and whether verify
+    repository), whether to run verify on the mutants whose fingerprint is unchanged
+    too (``verify_equivalent``, the default: the fingerprint plays sampled games under
+    chosen readings, and missed a change that shows only under three options' readings
+    together, Hund's ``round_score`` with two powers named; verify killed it), and whether verify
     stops at its first failure (``fail_fast``, ``tricklaw verify --fail-fast``: a killed
     mutant's run ends at the first failing row instead of running every obligation;
     a kill the strict score does not count is then settled, :func:`settle`)."""
@@ -132,7 +135,7 @@ class Settings:
     verify_limit: float = 600.0
     behaviour_limit: float = 600.0
     extra_path: tuple[str, ...] = ()
-    verify_equivalent: bool = False
+    verify_equivalent: bool = True
     fail_fast: bool = True
 
 
