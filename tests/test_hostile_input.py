@@ -155,6 +155,10 @@ CASES: list[tuple[str, Callable[[dict[str, Path], Path], list[str]], int, str]] 
      "cannot write the JSON report to"),
     ("verify-json-is-a-folder", lambda f, t: ["verify", "lowhigh", "-n", "3", "-j", "1",
                                               "--json", str(t)], 2, "it is a folder"),
+    # --- a flag that goes only with another: refused before any obligation runs
+    ("verify-past-falls-alone", lambda f, t: ["verify", "lowhigh", "-n", "3", "-j", "1",
+                                              "--past-falls"], 2,
+     "--past-falls goes with --fail-fast"),
     ("play-record-unwritable", lambda f, t: ["play", "lowhigh", "-n", "3", "--seed", "1",
                                              "--record", str(t / "no" / "g.json")], 2,
      "cannot write the record to"),
