@@ -267,6 +267,13 @@ def test_the_mutation_page_names_every_mutant_no_obligation_killed(
     assert named == ["b.vectors", "c.survivor", "e.gave-up"]
     assert "| `e.gave-up` | killed | unknown | equivalence |" in text
     assert "differs here" in text and "x 12 s" in text
+    small = Journal.open(records / "0000000.jsonl", "digest", Settings())
+    small.add_result(asdict(MutantResult("f.one", "", "equivalent", (), (), (), 1.0)), "f.one")
+    small.close()
+    page.gen_mutation(tmp_path / "gen")
+    text = (tmp_path / "gen" / "mutation.md").read_text("utf-8")
+    runs = re.findall(r"^## The run at commit `(\w+)`", text, re.M)
+    assert runs == ["abc1234", "0000000"]  # the most decided first, whatever the names
 
 
 def test_every_checked_in_mutation_record_reads_as_a_journal() -> None:

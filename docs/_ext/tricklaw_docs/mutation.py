@@ -21,6 +21,13 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f} %"
 
 
+def _most_decided(path: Path) -> tuple[int, str]:
+    """The page's order of records: the most results first, then by name."""
+    from tricklaw.mutation.journal import read
+
+    return -len(read(path).results), path.name
+
+
 def record_section(path: Path) -> list[str]:
     """The section of one record: the counts, the scores, and every result that is not a
     kill the strict score counts (survivors, time-outs, errors and the other kills, such
@@ -114,10 +121,11 @@ def gen_mutation(gen: Path) -> None:
         "`unknown` (it gave up; a loaded machine can cause that).",
         "",
         "A whole run takes hours, so it is run apart and checked in here, one record per "
-        "commit it was run at ({py:func}`tricklaw.mutation.journal.write_record`).",
+        "commit it was run at ({py:func}`tricklaw.mutation.journal.write_record`), the "
+        "record with the most mutants decided first.",
         "",
     ]
-    records = sorted(RECORDS.glob("*.jsonl")) if RECORDS.is_dir() else []
+    records = sorted(RECORDS.glob("*.jsonl"), key=_most_decided) if RECORDS.is_dir() else []
     if not records:
         out += ["No run is checked in.", ""]
     for path in records:
