@@ -6,6 +6,7 @@ game end or its bounds are caught; the endless Sticheln game is a replayed findi
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import z3
 
 from tricklaw.model import get_ruleset
+from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game
@@ -26,6 +28,8 @@ from tricklaw.proofs.solver import (
     VACUOUS,
     Tracked,
 )
+from tricklaw.spec.errors import TricklawError
+from tricklaw.verify.checks import walk_random_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -220,6 +224,22 @@ def test_a_model_bound_on_decisions_too_small_is_caught(registered: None) -> Non
     most = ruleset.max_decisions(ruleset.make_game(2))
     status, detail, _ = liveness_checks.round_result(p, steps, most, TIMEOUT)
     assert status == "fail" and "exceed the model's max_decisions 5" in detail
+
+
+def test_a_round_longer_than_max_decisions_stops_every_random_walk(registered: None) -> None:
+    """The agents hold each round to the model's max_decisions, the bound liveness-round
+    proves of the clauses: a round that outgrows it raises, naming the bound, where an
+    endless round would hang the walks (verify's self-check, the vectors, the fuzzer)."""
+    game = _FewDecisions().make_game(2)
+    over = "round 1 has taken 6 actions, more than the ruleset's max_decisions 5"
+    with pytest.raises(TricklawError, match=over):
+        list(random_states(game, 1, max_rounds=1))
+    with pytest.raises(TricklawError, match=re.escape("max_decisions 5 (liveness-round)")):
+        play_random_game(game, 1, max_rounds=1)
+    with pytest.raises(TricklawError, match="seed 1: round 1 has taken 6 actions"):
+        walk_random_game(game, 1)
+    whole = tiny.TINY.make_game(2)  # the bound the model keeps: every walk ends
+    assert play_random_game(whole, 1).is_terminal() and walk_random_game(whole, 1).is_terminal()
 
 
 def test_a_machine_dealing_other_hands_than_the_model_is_caught() -> None:

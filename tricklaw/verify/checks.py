@@ -229,12 +229,21 @@ def walk_random_game(
 ) -> State[Any]:
     """A random game from ``seed``; with ``check``, every invariant after every action.
     A game not over after :data:`SELF_CHECK_MAX_ROUNDS` rounds raises ``TricklawError``;
-    with a ``limit``, the game is cut after that many rounds instead (it may not be over)."""
+    with a ``limit``, the game is cut after that many rounds instead (it may not be over).
+    So does a seat with no legal action, or a round that outgrows the model's
+    ``max_decisions`` (:func:`~tricklaw.model.agents.endless`: the bound liveness-round
+    proves, which turns a round without end into a failure instead of a hang)."""
     rounds = SELF_CHECK_MAX_ROUNDS if limit is None else limit
-    for step, state in enumerate(random_states(game, seed, max_rounds=rounds)):
-        problems = violations(state) if check and step else []
-        if problems:
-            raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
+    problems: list[str] = []
+    try:
+        for step, state in enumerate(random_states(game, seed, max_rounds=rounds)):
+            problems = violations(state) if check and step else []
+            if problems:
+                break
+    except TricklawError as error:  # stuck, or endless (tricklaw.model.agents)
+        raise TricklawError(f"seed {seed}: {error}") from None
+    if problems:
+        raise TricklawError(f"seed {seed}, after action {step}: {'; '.join(problems)}")
     if limit is None and not state.is_terminal():
         raise TricklawError(f"seed {seed}: the game has not ended after {rounds} rounds")
     return state
