@@ -229,7 +229,7 @@ def test_a_model_bound_on_decisions_too_small_is_caught(registered: None) -> Non
 def test_a_round_longer_than_max_decisions_stops_every_random_walk(registered: None) -> None:
     """The agents hold each round to the model's max_decisions, the bound liveness-round
     proves of the clauses: a round that outgrows it raises, naming the bound, where an
-    endless round would hang the walks (verify's self-check, the vectors, the fuzzer)."""
+    endless round would hang the walks (verify's self-check, the vectors, the fingerprint)."""
     game = _FewDecisions().make_game(2)
     over = "round 1 has taken 6 actions, more than the ruleset's max_decisions 5"
     with pytest.raises(TricklawError, match=over):
