@@ -361,7 +361,9 @@ EDGES = [None, True, -1, 0, 16, 2**64, 1.0, 2.5, "", "R-1", [], {}]
 
 
 def _near(value: Any) -> list[Any]:
-    """Values like ``value`` that a schema may refuse: out of range, of another type."""
+    """Values like ``value`` that a schema may refuse: out of range, of another type. A
+    list wraps a copy of itself, never itself: added to that list, it would make it
+    contain itself, which no JSON line can be."""
     if isinstance(value, bool) or value is None:
         return [0, "x", None, not value]
     if isinstance(value, int):
@@ -369,7 +371,7 @@ def _near(value: Any) -> list[Any]:
     if isinstance(value, str):
         return ["", "R-1", "R5 ", "Q99", 5, None]
     if isinstance(value, list):
-        return [[], [None], [value], {}]
+        return [[], [None], [copy.deepcopy(value)], {}]
     return [{}, [], {"x": 1}, {"16": []}]
 
 
