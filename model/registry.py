@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -39,8 +40,12 @@ class Registry(Mapping[str, T]):
         self.layer = layer
         self.package = package
         self.order = order
+        self.home: str = sys._getframe(1).f_globals.get("__name__", "")
+        """The module that made this registry (the one that holds it)."""
         self._items: dict[str, T] = {}
+        self._owners: dict[str, set[str]] = {}
         self._loaded = False
+        REGISTRIES.append(self)
 
     def register(self, ruleset_id: str, item: T) -> T:
         """Record ``item`` as this layer's part of ``ruleset_id`` and return it. A second
@@ -48,11 +53,22 @@ class Registry(Mapping[str, T]):
         if ruleset_id in self._items and self._items[ruleset_id] is not item:
             raise OptionError(f"ruleset {ruleset_id!r} has a {self.layer} already")
         self._items[ruleset_id] = item
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        self._owners.setdefault(ruleset_id, set()).add(caller)
         return item
+
+    def owners(self, ruleset_id: str) -> frozenset[str]:
+        """The modules that registered this layer's part of ``ruleset_id`` (empty if none
+        did): where a game's code in this layer starts. The result cache of ``verify``
+        (:mod:`tricklaw.verify.cache`) follows a registry to these modules only, so that
+        one game's rows do not depend on another game's code."""
+        self.load()
+        return frozenset(self._owners.get(ruleset_id, ()))
 
     def unregister(self, ruleset_id: str) -> None:
         """Forget ``ruleset_id`` (a test's or plug-in's game, when it is done)."""
         self._items.pop(ruleset_id, None)
+        self._owners.pop(ruleset_id, None)
 
     def load(self) -> None:
         """Import every module of the layer's folder once, so that each registers."""
@@ -96,3 +112,8 @@ class Registry(Mapping[str, T]):
     def __len__(self) -> int:
         self.load()
         return len(self._items)
+
+
+REGISTRIES: list[Registry[Any]] = []
+"""Every registry made so far, in the order they were made (one per layer and module:
+they live as long as the program)."""

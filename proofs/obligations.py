@@ -62,6 +62,9 @@ class Result:
     """For a *vacuous* or *trivial* row: why that is expected (the documentation in the
     ruleset's encoding, :attr:`~tricklaw.proofs.tricks.TrickEncoding.hollow`); such a
     row without it fails verify."""
+    cached_from: str = ""
+    """The run this row was computed in, when ``verify`` took it from its result cache
+    (:mod:`tricklaw.verify.cache`); empty when it was computed in this run."""
 
 
 def fails(result: Result) -> bool:

@@ -32,6 +32,10 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# verify's result cache keys rows by the files on disk; a test that patches the model in
+# memory would be answered from it. Tests that want the cache name a folder (--cache).
+os.environ["TRICKLAW_VERIFY_CACHE"] = "off"
+
 import tiny
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -82,6 +82,19 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="write every solver query as an SMT-LIB 2 file into DIR (new or empty), "
         "with index.json giving each file's expected answer",
     )
+    cache = p.add_mutually_exclusive_group()
+    cache.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep each step's rows in DIR and take them from there while nothing they "
+        "depend on has changed (default: the user's cache folder, e.g. "
+        "~/.cache/tricklaw/verify; TRICKLAW_VERIFY_CACHE sets another, 'off' none)",
+    )
+    cache.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compute every row; neither read nor write the cache",
+    )
     p.set_defaults(func=cmd_verify)
 
 
@@ -89,6 +102,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Run every check and proof of the scope the arguments give, print the report, and
     return the exit status (1 when a row fails)."""
     from tricklaw.verify import Scope, run_verify  # the solver's import, only when run
+    from tricklaw.verify.cache import default_folder
 
     if args.players is not None and args.players < 1:
         raise TricklawError(f"--players must be at least 1, not {args.players}")
@@ -101,6 +115,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise TricklawError("--past-falls goes with --fail-fast: a whole run goes past every fall")
     if args.json_path:
         check_output_file(args.json_path, "--json", "the JSON report")
+    if args.cache == "":
+        raise TricklawError("--cache needs a folder (or --no-cache for none)")
+    cache = None if args.no_cache else args.cache or default_folder()
     scope = Scope(
         args.ruleset,
         args.players,
@@ -112,5 +129,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.fail_fast,
         tuple(args.skip or ()),
         args.past_falls,
+        None if cache is None else str(cache),
     )
     return run_verify(scope, args.json_path, sys.stdout, table=args.table)

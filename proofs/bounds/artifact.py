@@ -39,10 +39,11 @@ DESCRIPTION = (
 
 
 def row(result: Result) -> dict[str, Any]:
-    """A result as the file holds it: every field ``verify`` reports but ``seconds`` (and
-    ``expected`` when empty: no bound is documented as vacuous), as JSON values."""
+    """A result as the file holds it: every field ``verify`` reports but ``seconds`` and
+    ``cached_from`` (the run's, not the bound's) (and ``expected`` when empty: no bound is
+    documented as vacuous), as JSON values."""
     data = dataclasses.asdict(result)
-    del data["seconds"]
+    del data["seconds"], data["cached_from"]
     if not data["expected"]:
         del data["expected"]
     parsed: dict[str, Any] = json.loads(json.dumps(data))

@@ -303,6 +303,8 @@ def verify(
     out = tree.parent / f"verify-{ruleset}.json"
     out.unlink(missing_ok=True)  # a whole run after a fast one reads its own report
     command = [sys.executable, "-c", VERIFY, "verify", ruleset, "--jobs", str(settings.jobs)]
+    # a mutant's tree has its own sources (so its own keys); the cache would only fill up
+    command += ["--no-cache"]
     command += ["--timeout", str(settings.timeout_ms), "--json", str(out)]
     command += ["--fail-fast"] if fail_fast else []
     command += ["--past-falls"] if past_falls else []

@@ -141,7 +141,8 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool 
             "counts": counts,
             "statuses": STATUSES,
             "failed": bad,
-            "results": [asdict(r) for r in results],
+            "cached": sum(bool(r.cached_from) for r in results),
+            "results": [asdict(r) | {"cached": bool(r.cached_from)} for r in results],
         }
         try:
             with open(json_path, "w", encoding="utf-8") as fh:

@@ -41,6 +41,8 @@ from tricklaw.proofs.solver import fresh_context
 from tricklaw.proofs.statuses import FAIL, INFO
 from tricklaw.spec.errors import OptionError
 from tricklaw.spec.proved_bounds import load_bounds
+from tricklaw.verify.cache import ResultCache, StepCall
+from tricklaw.verify.cache.keys import roots
 from tricklaw.verify.checks import (
     example_results,
     registry_checks,
@@ -73,6 +75,9 @@ class Scope:
     and stop at the first row a step reported (:meth:`stops`): the mutation harness
     asks this of a mutated model that raises in one step, to learn whether a proof or
     check fails on it."""
+    cache: str | None = None
+    """The result cache's folder (:mod:`tricklaw.verify.cache`), or None: compute every
+    row. Not used with ``smt2`` (a cached row writes no query)."""
 
     def stops(self, row: Result) -> bool:
         """Whether ``row`` stops a ``fail_fast`` run: it fails, and is not a fallen
@@ -131,6 +136,49 @@ PARTED_STEPS: tuple[PartedStep, ...] = (
 """The steps run part by part, after :data:`PLAYER_STEPS` (the model = clauses proofs:
 one part per combination of readings)."""
 
+PARTED_NAMES = frozenset(step.name for step in PARTED_STEPS)
+"""The names of :data:`PARTED_STEPS`."""
+
+
+RulesetCheck = Callable[[Scope, Ruleset[Any], Mapping[str, str]], list[Result]]
+"""One of a ruleset's own checks: ``(scope, ruleset, the fixed readings) -> results``."""
+
+
+def _counts(scope: Scope, ruleset: Ruleset[Any]) -> list[int]:
+    return [n for n in ruleset.player_counts if scope.players in (None, n)]
+
+
+RULESET_STEPS: tuple[tuple[str, RulesetCheck], ...] = (
+    ("registry", lambda scope, rs, options: registry_checks(rs)),
+    ("worked examples", lambda scope, rs, options: example_results(rs)),
+    (
+        "example-z3",
+        lambda scope, rs, options: example_constraints.example_results(rs, scope.timeout_ms),
+    ),
+    (
+        "example-legality",
+        lambda scope, rs, options: example_legality.sequence_results(rs, scope.timeout_ms),
+    ),
+    (
+        "ties",
+        lambda scope, rs, options: ties.ties(
+            rs, _counts(scope, rs), options, scope.timeout_ms, complete=_whole(scope)
+        ),
+    ),
+    ("vectors", lambda scope, rs, options: vector_results(rs)),
+)
+"""A ruleset's own checks over all its player counts, in the order they run: the
+registry, the worked examples (by the model, by Z3 on the trick rule and by a Z3 search
+for legal hands), the tie and gap detector and the published conformance vectors."""
+
+RULESET_CHECKS = tuple(name for name, _ in RULESET_STEPS)
+"""The names of a ruleset's own checks, in the order they run."""
+
+
+def _whole(scope: Scope) -> bool:
+    """Whether ``scope`` asks for every player count under every reading."""
+    return scope.players is None and not scope.options
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -170,16 +218,6 @@ EDITIONS = Unit("", None)
 :mod:`~tricklaw.proofs.edition_diff`)."""
 EDITION_DIFF = "edition diff"
 """The name of the :data:`EDITIONS` step."""
-
-RULESET_CHECKS = (
-    "registry",
-    "worked examples",
-    "example-z3",
-    "example-legality",
-    "ties",
-    "vectors",
-)
-"""The names of a ruleset's own checks, in the order they run (``_ruleset_checks``)."""
 
 STEP_NAMES = (
     EDITION_DIFF,
@@ -255,36 +293,6 @@ def _fixed(scope: Scope, ruleset: Ruleset[Any]) -> dict[str, str]:
     return {k: v for k, v in scope.options.items() if k in {s.name for s in ruleset.option_specs}}
 
 
-def _ruleset_checks(
-    scope: Scope, ruleset: Ruleset[Any], options: Mapping[str, str], only: str = ""
-) -> list[Result]:
-    """A ruleset's checks over all its player counts (``only``: that one), each guarded
-    on its own (:func:`guarded`) and in a fresh Z3 context: the registry, the worked
-    examples (by the model, by Z3 on the trick rule and by a Z3 search for legal hands),
-    the tie and gap detector and the published conformance vectors (with
-    ``scope.fail_fast``, up to the first that fails)."""
-    counts = [n for n in ruleset.player_counts if scope.players in (None, n)]
-    whole = scope.players is None and not scope.options
-    ms = scope.timeout_ms
-    parts: tuple[Callable[[], list[Result]], ...] = (
-        lambda: registry_checks(ruleset),
-        lambda: example_results(ruleset),
-        lambda: example_constraints.example_results(ruleset, ms),
-        lambda: example_legality.sequence_results(ruleset, ms),
-        lambda: ties.ties(ruleset, counts, options, ms, complete=whole),
-        lambda: vector_results(ruleset),
-    )
-    results: list[Result] = []
-    for name, call in zip(RULESET_CHECKS, parts, strict=True):
-        if name in scope.skip or only not in ("", name):
-            continue
-        with labelled(obligation=name), fresh_context():
-            results += guarded(name, ruleset.id, None, call)
-        if scope.fail_fast and any(map(scope.stops, results)):
-            break
-    return results
-
-
 def fell(row: Result) -> bool:
     """Whether ``row`` is a step that fell over (:func:`guarded`'s row, with the
     traceback)."""
@@ -341,56 +349,141 @@ def _clipped(text: str) -> str:
     return head + "  ...\n" + tail[tail.find("\n") + 1 :]
 
 
-def _run_unit(
-    scope: Scope, unit: Unit, progress: Callable[[str], None] = lambda _: None
-) -> tuple[list[Result], list[dict[str, Any]]]:
-    """The results of ``unit``, and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+@dataclass(frozen=True)
+class UnitStep:
+    """One step of a unit, ready to run: its ``name`` (what ``--skip`` names), the
+    ``label`` its solver queries are filed under, where its rows belong, what to say
+    when it starts, the call, and the step as the result cache keys it (``cached``)."""
+
+    name: str
+    label: str
+    ruleset: str
+    players: int | None
+    says: str
+    run: Callable[[], list[Result]]
+    cached: StepCall
+
+
+def _unit_steps(scope: Scope, unit: Unit) -> list[UnitStep]:
+    """The steps of ``unit`` that ``scope`` asks for, in the order of their rows."""
+    ms = scope.timeout_ms
+    if unit == EDITIONS:
+        rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
+        ids = tuple(r.id for r in rulesets)
+        args: dict[str, Any] = {"rulesets": ids, "players": scope.players, "timeout_ms": ms}
+        return [
+            UnitStep(
+                EDITION_DIFF,
+                "edition-diff",
+                "",
+                None,
+                "edition diff",
+                lambda: edition_diff.diff_results(rulesets, scope.players, ms),
+                StepCall(EDITION_DIFF, args, ids, (edition_diff.diff_results,)),
+            )
+        ]
+    ruleset = get_ruleset(unit.ruleset)
+    options = _fixed(scope, ruleset)
+    games = (ruleset.id,)
+    parted = {s.name: s for s in PARTED_STEPS}
+    n = unit.players
+    if unit.step in parted and n is not None:
+        part = parted[unit.step]
+        args = {"ruleset": ruleset.id, "players": n, "options": options, "timeout_ms": ms}
+        return [
+            UnitStep(
+                part.name,
+                part.name,
+                ruleset.id,
+                n,
+                f"{ruleset.id} {n}p: {part.name} part {unit.part + 1}",
+                partial(part.run, ruleset, n, options, ms, unit.part),
+                StepCall(part.name, args | {"part": unit.part}, games, (part.run,)),
+            )
+        ]
+    if n is None:
+        args = {
+            "ruleset": ruleset.id,
+            "players": scope.players,
+            "options": options,
+            "timeout_ms": ms,
+            "whole": _whole(scope),
+        }
+        return [
+            UnitStep(
+                name,
+                name,
+                ruleset.id,
+                None,
+                f"{ruleset.id}: {name}",
+                partial(check, scope, ruleset, options),
+                StepCall(name, args, games, (check,)),
+            )
+            for name, check in RULESET_STEPS
+            if name not in scope.skip and unit.step in ("", name)
+        ]
+    args = {"ruleset": ruleset.id, "players": n, "options": options, "timeout_ms": ms}
+    return [
+        UnitStep(
+            name,
+            name,
+            ruleset.id,
+            n,
+            f"{ruleset.id} {n}p: {name}",
+            partial(step, ruleset, n, options, ms),
+            StepCall(name, args, games, (step,)),
+        )
+        for name, step in PLAYER_STEPS
+        if name not in scope.skip and unit.step in ("", name)
+    ]
+
+
+StepRows = list[tuple[str, list[Result]]]
+"""A unit's rows, step by step (the step's name, its rows)."""
+
+
+def _run_steps(
+    scope: Scope,
+    unit: Unit,
+    progress: Callable[[str], None] = lambda _: None,
+    skip: frozenset[str] = frozenset(),
+) -> tuple[StepRows, list[dict[str, Any]]]:
+    """The rows of ``unit``'s steps but those in ``skip`` (taken from the cache), each
+    step guarded (:func:`guarded`) and run in a fresh Z3 context, with ``scope.fail_fast``
+    up to the first that fails; and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+    out: StepRows = []
     with ExitStack() as stack:
         recorder = stack.enter_context(recording(Path(scope.smt2))) if scope.smt2 else None
         stack.enter_context(labelled(ruleset=unit.ruleset, players=str(unit.players or "")))
         stack.enter_context(fresh_context())
-        if unit == EDITIONS:
-            progress("edition diff")
-            rulesets = [get_ruleset(scope.ruleset)] if scope.ruleset else list(RULESETS.values())
-            with labelled(obligation="edition-diff"):
-                results = guarded(
-                    EDITION_DIFF,
-                    "",
-                    None,
-                    lambda: edition_diff.diff_results(rulesets, scope.players, scope.timeout_ms),
-                )
-            return results, recorder.entries if recorder else []
-        ruleset = get_ruleset(unit.ruleset)
-        options = _fixed(scope, ruleset)
-        parted_names = [s.name for s in PARTED_STEPS]
-        if unit.step in parted_names:
-            parted = PARTED_STEPS[parted_names.index(unit.step)]
-            progress(f"{ruleset.id} {unit.players}p: {parted.name} part {unit.part + 1}")
-            with labelled(obligation=parted.name):
-                n = unit.players
-                assert n is not None
-                results = guarded(
-                    parted.name,
-                    ruleset.id,
-                    n,
-                    lambda: parted.run(ruleset, n, options, scope.timeout_ms, unit.part),
-                )
-        elif unit.players is None:
-            progress(f"{ruleset.id}: {unit.step or 'registry, worked examples, ties'}")
-            results = _ruleset_checks(scope, ruleset, options, unit.step)
-        else:
-            results = []
-            for name, step in PLAYER_STEPS:
-                if name in scope.skip or unit.step not in ("", name):
-                    continue
-                progress(f"{ruleset.id} {unit.players}p: {name}")
-                # the steps name their own queries better; a fresh context per step
-                with labelled(obligation=name), fresh_context():
-                    call = partial(step, ruleset, unit.players, options, scope.timeout_ms)
-                    results += guarded(name, ruleset.id, unit.players, call)
-                if scope.fail_fast and any(map(scope.stops, results)):
-                    break
-    return results, recorder.entries if recorder else []
+        for step in _unit_steps(scope, unit):
+            if step.name in skip:
+                continue
+            progress(step.says)
+            # the steps name their own queries better; a fresh context per step
+            with labelled(obligation=step.label), fresh_context():
+                out.append((step.name, guarded(step.name, step.ruleset, step.players, step.run)))
+            if scope.fail_fast and any(map(scope.stops, out[-1][1])):
+                break
+    return out, recorder.entries if recorder else []
+
+
+def _run_unit(
+    scope: Scope, unit: Unit, progress: Callable[[str], None] = lambda _: None
+) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results of ``unit``, and the SMT-LIB files it wrote (with ``scope.smt2``)."""
+    rows, entries = _run_steps(scope, unit, progress)
+    return [r for _, step in rows for r in step], entries
+
+
+Job = tuple[Unit, frozenset[str]]
+"""A unit to run and the steps of it to leave out (their rows come from the cache)."""
+
+
+def _run_job(scope: Scope, job: Job) -> tuple[StepRows, list[dict[str, Any]]]:
+    """:func:`_run_steps` of one :data:`Job` (a worker's task)."""
+    unit, skip = job
+    return _run_steps(scope, unit, skip=skip)
 
 
 Outputs = tuple[list[Result], list[dict[str, Any]]]
@@ -426,39 +519,139 @@ def _failed(scope: Scope, outputs: Outputs) -> bool:
     return any(map(scope.stops, outputs[0]))
 
 
-def _finished(progress: Callable[[str], None], unit: Unit) -> None:
-    """Say that ``unit`` is done."""
-    progress(f"{unit.ruleset} {unit.players or ''}: done")
+@dataclass
+class Plan:
+    """What the run does with each unit: the key of each of its steps in the result
+    cache (None: not cached), and the rows found there. A unit whose every step was found
+    is not run at all."""
+
+    scope: Scope
+    cache: ResultCache | None
+    keys: dict[Unit, list[tuple[str, str | None]]] = field(default_factory=dict)
+    found: dict[Unit, dict[str, list[Result]]] = field(default_factory=dict)
+
+    def look_up(self, units: list[Unit]) -> None:
+        """Look every step of ``units`` up in the cache."""
+        if self.cache is None:
+            return
+        for unit in units:
+            steps = _unit_steps(self.scope, unit)
+            keys = [(s.name, self.cache.key(s.cached)) for s in steps]
+            self.keys[unit] = keys
+            found = {name: self.cache.get(key) for name, key in keys}
+            self.found[unit] = {name: rows for name, rows in found.items() if rows is not None}
+
+    def whole(self, unit: Unit) -> bool:
+        """Whether every step of ``unit`` was found in the cache."""
+        return unit in self.keys and len(self.found[unit]) == len(self.keys[unit])
+
+    def job(self, unit: Unit) -> Job:
+        """``unit``, and the steps of it found in the cache (the worker leaves them out)."""
+        return unit, frozenset(self.found.get(unit, {}))
+
+    def outputs(self, unit: Unit, ran: tuple[StepRows, list[dict[str, Any]]]) -> Outputs:
+        """``unit``'s rows in the order of its steps, from the cache or from ``ran``
+        (keeping those for the cache), up to the first step that stops a ``fail_fast``
+        run."""
+        computed, entries = ran
+        if unit not in self.keys:  # not planned: as it ran
+            return [r for _, rows in computed for r in rows], entries
+        by_name = dict(computed)
+        found = self.found[unit]
+        results: list[Result] = []
+        for name, key in self.keys[unit]:
+            rows = found.get(name)
+            if rows is None:
+                rows = by_name.get(name)
+                if rows is None:  # not run: the run stopped before it
+                    break
+                if self.cache is not None:
+                    self.cache.keep(key, rows)
+            results += rows
+            if self.scope.fail_fast and any(map(self.scope.stops, rows)):
+                break
+        return results, entries
 
 
-def _run_units(scope: Scope, units: list[Unit], progress: Callable[[str], None]) -> list[Outputs]:
-    """Every unit's outputs, in the order of ``units``; with ``scope.jobs`` workers
+def _finished(progress: Callable[[str], None], total: int, count: list[int], unit: Unit) -> None:
+    """Say that ``unit`` is done, and how many of ``total`` are."""
+    count[0] += 1
+    where = f"{unit.ruleset or 'editions'} {f'{unit.players}p' if unit.players else ''}".strip()
+    what = f" {unit.step}" + (f" part {unit.part + 1}" if unit.step in PARTED_NAMES else "")
+    progress(f"[{count[0]}/{total}] done: {where}{what if unit.step else ''}")
+
+
+def _run_units(
+    scope: Scope, units: list[Unit], progress: Callable[[str], None], plan: Plan
+) -> list[Outputs]:
+    """Every unit's outputs, in the order of ``units``: those found whole in the cache
+    (``plan``) at once, the others run; with ``scope.jobs`` workers
     (:func:`~tricklaw.verify.pool.run_each`), the heaviest units start first."""
-    if scope.jobs < 1:
-        return [_run_unit(scope, unit, progress) for unit in units]
-    heaviest = sorted(units, key=lambda u: -u.weight)  # stable: ties keep their order
-    work = partial(_run_unit, scope)
-    done = run_each(_workers(scope), work, heaviest, _lost, done=partial(_finished, progress))
+    done: dict[Unit, Outputs] = {}
+    count = [0]
+    finished = partial(_finished, progress, len(units), count)
+    for unit in units:
+        if plan.whole(unit):
+            done[unit] = plan.outputs(unit, ([], []))
+            finished(unit)
+    todo = [unit for unit in units if unit not in done]
+    if scope.jobs < 1 or not todo:
+        for unit in todo:
+            done[unit] = plan.outputs(unit, _run_steps(scope, unit, progress, plan.job(unit)[1]))
+            finished(unit)
+        return [done[unit] for unit in units]
+    heaviest = sorted(todo, key=lambda u: -u.weight)  # stable: ties keep their order
+    ran = run_each(
+        _workers(scope),
+        partial(_run_job, scope),
+        [plan.job(u) for u in heaviest],
+        _lost_job,
+        done=lambda job: finished(job[0]),
+    )
+    done.update({job[0]: plan.outputs(job[0], out) for job, out in ran.items()})
     return [done[unit] for unit in units]
 
 
+def _lost_job(job: Job, exc: BrokenProcessPool) -> tuple[StepRows, list[dict[str, Any]]]:
+    """:func:`_lost` for a :data:`Job`: the unit's one ``fail`` row, as a step's."""
+    rows, entries = _lost(job[0], exc)
+    return [("worker", rows)], entries
+
+
 def _run_until_failure(
-    scope: Scope, units: list[Unit], progress: Callable[[str], None]
+    scope: Scope, units: list[Unit], progress: Callable[[str], None], plan: Plan
 ) -> dict[Unit, Outputs]:
     """``--fail-fast``: the units (one step each) run step by step over every table, in
     the order :data:`FAIL_FAST_ORDER` (:attr:`Unit.rank`), and the run stops as soon as
     a finished unit has a failing row: units not yet started are not run, and running
     ones are stopped (:func:`~tricklaw.verify.pool.run_until`). The outputs of the units
-    that finished, by unit."""
+    that finished, by unit (those found whole in the cache first: a failing one among
+    them stops the run before any other starts)."""
     lightest = sorted(units, key=lambda u: u.rank)  # stable: ties keep their order
-    if scope.jobs >= 1:
-        work = partial(_run_unit, scope)
-        finished = partial(_finished, progress)
-        failed = partial(_failed, scope)
-        return run_until(_workers(scope), work, lightest, _lost, failed=failed, done=finished)
+    count = [0]
+    finished = partial(_finished, progress, len(units), count)
     done: dict[Unit, Outputs] = {}
     for unit in lightest:
-        done[unit] = _run_unit(scope, unit, progress)
+        if plan.whole(unit):
+            done[unit] = plan.outputs(unit, ([], []))
+            finished(unit)
+            if _failed(scope, done[unit]):
+                return done
+    todo = [unit for unit in lightest if unit not in done]
+    if scope.jobs >= 1 and todo:
+        ran = run_until(
+            _workers(scope),
+            partial(_run_job, scope),
+            [plan.job(u) for u in todo],
+            _lost_job,
+            failed=lambda out: any(scope.stops(r) for _, rows in out[0] for r in rows),
+            done=lambda job: finished(job[0]),
+        )
+        done.update({job[0]: plan.outputs(job[0], out) for job, out in ran.items()})
+        return done
+    for unit in todo:
+        done[unit] = plan.outputs(unit, _run_steps(scope, unit, progress, plan.job(unit)[1]))
+        finished(unit)
         if _failed(scope, done[unit]):
             break
     return done
@@ -513,12 +706,16 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     results = guarded("shuffle-vectors", "all", None, lambda: [shuffle_check()])
     entries: list[dict[str, Any]] = []
     units = _units(scope, rulesets)
+    plan = Plan(scope, _open_cache(scope))
+    plan.look_up(units)
     if scope.fail_fast:
         failed = any(map(scope.stops, results))
-        done = {} if failed else _run_until_failure(scope, units, progress)
+        done = {} if failed else _run_until_failure(scope, units, progress, plan)
         outputs = [done[unit] for unit in units if unit in done]
     else:
-        outputs = _run_units(scope, units, progress)
+        outputs = _run_units(scope, units, progress, plan)
+    if plan.cache is not None:
+        plan.cache.close()
     for unit_results, unit_entries in outputs:
         results += unit_results
         entries += unit_entries
@@ -542,6 +739,15 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     results += [register_check(r.id, results, complete) for r in rulesets]
     results += rule_coverage.coverage_results(rulesets, results, complete)
     return results
+
+
+def _open_cache(scope: Scope) -> ResultCache | None:
+    """The result cache ``scope`` asks for (None without one, and with ``smt2``: a row
+    from the cache writes no query)."""
+    if scope.cache is None or scope.smt2:
+        return None
+    shared = {fresh_context.__module__, labelled.__module__, ResultCache.__module__}
+    return ResultCache(Path(scope.cache), __name__, sorted(shared | roots(guarded, __name__)))
 
 
 def _info_row(scope: Scope, name: str, detail: str) -> Result:

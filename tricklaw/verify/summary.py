@@ -195,7 +195,16 @@ def summary_lines(results: Sequence[Result], seconds: float) -> list[str]:
         f"{hollow} vacuous or trivial as documented",
         f"{len(failed)} failed",
     ]
-    return [f"{len(results)} obligations in {seconds:.1f}s: {listed}", "; ".join(parts)]
+    lines = [f"{len(results)} obligations in {seconds:.1f}s: {listed}", "; ".join(parts)]
+    runs = sorted({r.cached_from for r in results if r.cached_from})
+    if runs:
+        cached = sum(bool(r.cached_from) for r in results)
+        when = runs[0] if len(runs) == 1 else f"{len(runs)} runs, the latest {runs[-1]}"
+        lines.append(
+            f"{cached} of {len(results)} rows taken from the cache (computed in {when}), "
+            f"{len(results) - cached} computed now"
+        )
+    return lines
 
 
 def summary(results: Sequence[Result], seconds: float, *, legend: bool = True) -> str:
