@@ -47,8 +47,8 @@ from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.bounds.game import BOUNDS
 from tricklaw.proofs.bounds.readings import readings as bound_readings
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.results import Result
 
 SAMPLED = 60
 """Seeded random inputs per rule function, option value and context."""

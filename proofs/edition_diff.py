@@ -33,7 +33,7 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.proofs import edition_rules
 from tricklaw.proofs.edition_aspects import ASPECTS, compare
 from tricklaw.proofs.edition_sides import SAMPLED, Comparison, Side
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN
 from tricklaw.spec import Dispute, load_registry
 from tricklaw.spec.errors import OptionError

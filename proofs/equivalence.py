@@ -41,7 +41,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import plain, recorder, symbolic
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.smt2 import Command
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,

@@ -40,10 +40,10 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_paths
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, PlayEncoding, is_card, term
 from tricklaw.proofs.plays import symbolic as symbolic_card
 from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome, Tracked
 from tricklaw.proofs.symbolic import Path
 from tricklaw.proofs.symbolic_terms import FALSE, const, make

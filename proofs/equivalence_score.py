@@ -38,8 +38,8 @@ from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.equivalence import MACHINE, SEVERITY, path_count, prove_paths
 from tricklaw.proofs.equivalence_legal import legal_results
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.scores import SCORES, ScoreEncoding
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Outcome, Tracked
 from tricklaw.proofs.symbolic import Path

@@ -27,8 +27,8 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.example_legality import disputes_excluded, per_reading
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled, record
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import Tracked
 from tricklaw.spec import load_examples, load_registry
 

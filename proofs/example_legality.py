@@ -51,8 +51,8 @@ import z3
 from tricklaw.model.cards import Card, colour_of, value_of
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, PlayEncoding, term
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, UNKNOWN, Tracked, check
 from tricklaw.spec import Dispute, load_examples, load_registry
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import FINDING
 from tricklaw.spec import load_registry
 

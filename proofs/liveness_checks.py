@@ -24,8 +24,8 @@ from typing import Any
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import game_end, liveness, play_lemma
 from tricklaw.proofs.combinations import reading_combinations
-from tricklaw.proofs.obligations import Result, worst
 from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.results import Result, worst
 from tricklaw.proofs.solver import PROVED, Outcome
 
 

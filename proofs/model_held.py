@@ -30,8 +30,8 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import declared_readings, round_rule_checks, symmetries
 from tricklaw.proofs.bounds.held import held_results
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.results import Result
 
 
 def readings_results(

@@ -35,7 +35,7 @@ from tricklaw.model.state import Game, Phase, State, seat_after
 from tricklaw.proofs import winner_rule
 from tricklaw.proofs.combinations import option_variants, reading_combinations
 from tricklaw.proofs.model_rules import MODEL_RULES, NONE, Exhausted, GameRules, StateRule
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.rule_coverage import model_modules
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN
 

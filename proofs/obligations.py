@@ -18,7 +18,6 @@ depends on, and trick context (Hund: the powers held):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from tricklaw.model.cards import Card
@@ -29,53 +28,14 @@ from tricklaw.proofs import conservation, trick_obligations
 from tricklaw.proofs.combinations import with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.results import Result, worst
 from tricklaw.proofs.solver import FINDING, PASS, PROVED, Outcome
-from tricklaw.proofs.statuses import BAD, HOLLOW, ORDER, TRIVIAL
+from tricklaw.proofs.statuses import HOLLOW, TRIVIAL
 from tricklaw.proofs.tricks import TrickEncoding
 
 SAMPLE_SIZE = 60
 """Tricks compared in the sampled agreement check (a second line: the proof over every
 trick is ``equivalence-trick``, :mod:`tricklaw.proofs.equivalence`)."""
-STATUS_ORDER = ORDER
-"""The statuses from the least to the most serious (see
-:data:`~tricklaw.proofs.statuses.STATUSES`)."""
-
-
-@dataclass
-class Result:
-    """One obligation or check, as the verify table and JSON report show it."""
-
-    obligation: str
-    ruleset: str
-    players: str
-    reading: str
-    status: str
-    seconds: float
-    clauses: tuple[str, ...] = ()
-    detail: str = ""
-    witness: dict[str, Any] = field(default_factory=dict)
-    machine: str = ""
-    """For a *finding*: the detector that found it (one of :data:`~tricklaw.spec.DETECTORS`)."""
-    dispute: str = ""
-    """For a *finding*: the id of the recorded dispute it is."""
-    expected: str = ""
-    """For a *vacuous* or *trivial* row: why that is expected (the documentation in the
-    ruleset's encoding, :attr:`~tricklaw.proofs.tricks.TrickEncoding.hollow`); such a
-    row without it fails verify."""
-    cached_from: str = ""
-    """The run this row was computed in, when ``verify`` took it from its result cache
-    (:mod:`tricklaw.verify.cache`); empty when it was computed in this run."""
-
-
-def fails(result: Result) -> bool:
-    """Whether ``result`` fails verify: a failed check, a counterexample, an unknown,
-    or a vacuous or trivial row not documented as expected."""
-    return result.status in BAD or (result.status in HOLLOW and not result.expected)
-
-
-def worst(statuses: list[str]) -> str:
-    """The most serious of ``statuses``."""
-    return max(statuses, key=STATUS_ORDER.index)
 
 
 def _label(readings: Mapping[str, Any], context: Mapping[str, Any]) -> str:

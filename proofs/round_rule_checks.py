@@ -40,8 +40,8 @@ from tricklaw.model.state import Game, Phase, RoundLog
 from tricklaw.proofs.combinations import option_variants, reading_combinations, with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.equivalence import deck_difference
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.round_rules import ROUND_RULES, RoundRule
 from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN, Tracked
 from tricklaw.proofs.statuses import FAIL

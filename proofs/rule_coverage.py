@@ -30,7 +30,7 @@ from typing import Any
 
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs import plain
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import FINDING, PROVED
 from tricklaw.spec import load_registry
 

@@ -38,7 +38,7 @@ from tricklaw.model.rng import SplitMix64, shuffled
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.proofs.combinations import with_deck_variants
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, UNKNOWN, Tracked, check
 from tricklaw.proofs.tricks import TrickEncoding
 

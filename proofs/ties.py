@@ -57,7 +57,6 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.quantities import (
     TIES,
     CardQuantity,
@@ -66,6 +65,7 @@ from tricklaw.proofs.quantities import (
     Quantity,
     RowQuantity,
 )
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import (
     COUNTEREXAMPLE,
     FAIL,

@@ -32,7 +32,7 @@ import z3
 from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
 from tricklaw.proofs import plain, symbolic
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, PROVED, Tracked, check
 from tricklaw.spec import Dispute, Pick, load_registry
 

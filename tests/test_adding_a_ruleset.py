@@ -20,7 +20,7 @@ import pytest
 
 from tricklaw.model import get_ruleset
 from tricklaw.model.registry import Registry
-from tricklaw.proofs.obligations import fails
+from tricklaw.proofs.results import fails
 from tricklaw.vectors import run_case, validate
 from tricklaw.vectors.files import check_clause_ids, ruleset_documents
 from tricklaw.verify import Scope, collect

@@ -30,7 +30,7 @@ from tricklaw.proofs import bounds
 from tricklaw.proofs.bounds import BOUNDS, Reading, hund, label, prove, readings, results, sticheln
 from tricklaw.proofs.bounds import witness as witnesses
 from tricklaw.proofs.bounds.relaxation import Relaxation
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FAIL, PROVED, UNKNOWN, Tracked
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError

@@ -32,8 +32,8 @@ from tricklaw.proofs.edition_aspects import compare
 from tricklaw.proofs.edition_sides import Side
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.encodings.sticheln import StichelnPlay, StichelnTrick
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.plays import PLAYS, CardTerm
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, FINDING, PROVED, Tracked
 from tricklaw.spec import EDITION_ASPECTS, parse_registry
 from tricklaw.spec.errors import SpecError

@@ -41,7 +41,7 @@ import json, multiprocessing, subprocess, sys
 from tricklaw.mutation.verdicts import KILLED, SURVIVED, settle
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import RULESET_CHECKS, STEP_NAMES
-from tricklaw.proofs.obligations import fails
+from tricklaw.proofs.results import fails
 
 rows = collect(Scope("lowhigh", jobs=2, fail_fast=True))
 left = len(multiprocessing.active_children())
@@ -87,7 +87,7 @@ PAST = """
 import json
 from tricklaw.verify import Scope, collect
 from tricklaw.verify.run import fell
-from tricklaw.proofs.obligations import fails
+from tricklaw.proofs.results import fails
 
 def failing(past):
     rows = collect(Scope("hund", jobs=0, fail_fast=True, past_falls=past, skip=("vectors",)))

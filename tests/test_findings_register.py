@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tricklaw.proofs.findings import found, register_check
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.spec import DETECTORS, load_registry, parse_registry
 from tricklaw.spec.errors import SpecError
 

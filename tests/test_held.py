@@ -442,7 +442,7 @@ def test_rule_functions_are_listed_from_the_model_with_their_clauses() -> None:
 
 
 def test_a_rule_function_no_model_check_cites_is_uncovered() -> None:
-    from tricklaw.proofs.obligations import Result
+    from tricklaw.proofs.results import Result
 
     hund = get_ruleset("hund")
     only = [Result("rule lead-decider", "hund", "3", "default", "pass", 0.0, ("HUND-POWER-5",))]

@@ -19,7 +19,6 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs import ties
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import fails
 from tricklaw.proofs.quantities import (
     TIES,
     CardQuantity,
@@ -29,6 +28,7 @@ from tricklaw.proofs.quantities import (
     per_round,
     play_order,
 )
+from tricklaw.proofs.results import fails
 from tricklaw.spec import Pick, load_registry, parse_registry
 
 clause = pytest.mark.clause

@@ -28,7 +28,8 @@ from tricklaw.proofs import trick_obligations
 from tricklaw.proofs.bounds import results as bound_results
 from tricklaw.proofs.bounds.prove import Bound, prove_bound
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import Result, fails, trick_results
+from tricklaw.proofs.obligations import trick_results
+from tricklaw.proofs.results import Result, fails
 from tricklaw.proofs.solver import Tracked, check, fresh_context, optimum
 from tricklaw.proofs.statuses import (
     COUNTEREXAMPLE,

@@ -19,8 +19,8 @@ from tricklaw.model.agents import random_states
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.proofs import ties
 from tricklaw.proofs.encodings import ENCODINGS
-from tricklaw.proofs.obligations import fails
 from tricklaw.proofs.quantities import TIES, CardQuantity, PlayerQuantity, every_card
+from tricklaw.proofs.results import fails
 from tricklaw.proofs.solver import Tracked
 from tricklaw.spec import Pick, load_registry, parse_registry
 from tricklaw.spec.errors import SpecError

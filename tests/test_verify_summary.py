@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.statuses import (
     COUNTEREXAMPLE,
     FINDING,

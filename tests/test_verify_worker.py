@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 
 from tricklaw.mutation import verdicts
-from tricklaw.proofs.obligations import fails
+from tricklaw.proofs.results import fails
 from tricklaw.verify import Scope, collect
 
 KILLED = partial(exec, "import os, signal; os.kill(os.getpid(), signal.SIGKILL)")

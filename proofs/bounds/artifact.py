@@ -22,7 +22,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.proofs.bounds.readings import not_varied, readings, table
 from tricklaw.proofs.bounds.results import all_bounds_results
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.spec.proved_bounds import FILE, FORMAT, VERSION, ProvedBounds, label, parse_bounds
 
 TIMEOUT_MS = 30_000

@@ -34,7 +34,7 @@ from tricklaw.model.state import Game, RoundLog, State
 from tricklaw.proofs.bounds.game import BOUNDS, witness_game
 from tricklaw.proofs.bounds.readings import agrees, readings
 from tricklaw.proofs.bounds.soundness import round_values
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.solver import COUNTEREXAMPLE, UNKNOWN
 from tricklaw.spec.proved_bounds import MAX, MIN, ProvedBounds, label, load_bounds
 

@@ -31,8 +31,8 @@ from tricklaw.proofs.bounds.game import BOUNDS, Hint, witness_game
 from tricklaw.proofs.bounds.prove import prove_bound
 from tricklaw.proofs.bounds.readings import agrees, readings
 from tricklaw.proofs.bounds.witness import Witness, drive, witness_json
-from tricklaw.proofs.obligations import Result
 from tricklaw.proofs.recorder import labelled
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.statuses import COUNTEREXAMPLE, FAIL, HOLLOW, PROVED, UNKNOWN
 from tricklaw.spec.errors import TricklawError
 from tricklaw.spec.proved_bounds import MAX, MIN, label

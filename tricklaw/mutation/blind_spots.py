@@ -70,7 +70,7 @@ def verify_here(ruleset: str) -> int:
     """verify on ``ruleset`` in this process (``Scope.jobs`` 0; the command line asks
     for one worker at least): 0 when no row fails, else 1, naming the first."""
     from tricklaw.plugins import load_plugins
-    from tricklaw.proofs.obligations import fails
+    from tricklaw.proofs.results import fails
     from tricklaw.verify.run import Scope, collect
 
     load_plugins()

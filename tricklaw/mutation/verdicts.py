@@ -11,7 +11,7 @@ run is cut at :func:`time_limit` (:data:`LIMIT_FACTOR` times the unmutated run p
 How a killed mutant was killed (:attr:`~tricklaw.mutation.runner.MutantResult.kind`, :data:`KINDS`):
 
 * ``obligation``: a row of verify's report failed (``fail``, an undocumented
-  ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.obligations.fails` decides);
+  ``vacuous`` or ``trivial``: as :func:`tricklaw.proofs.results.fails` decides);
   ``counterexample``: a row gave a counterexample; the row's obligation name is in
   :attr:`~tricklaw.mutation.runner.MutantResult.killed_by` (:func:`kill_kind`);
 * ``unknown``: the only failing rows are ``unknown``: the solver did not finish within
@@ -114,7 +114,7 @@ LIMIT_SLACK = 60.0
 """Seconds added to a mutant's time limit (:func:`time_limit`)."""
 FAILING = BAD
 """verify's statuses that fail it; a vacuous or trivial row fails it unless the row
-documents it as expected (``expected``, :func:`tricklaw.proofs.obligations.fails`)."""
+documents it as expected (``expected``, :func:`tricklaw.proofs.results.fails`)."""
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ Each row has one of the statuses of :data:`~tricklaw.proofs.statuses.STATUSES`
 ``tricklaw verify --help``. ``proved`` is a theorem about the rules: an unsat whose
 premises are satisfiable and whose claim is not true on its own (else ``vacuous`` or
 ``trivial``, :func:`~tricklaw.proofs.solver.classify`). The command exits 1 if any row
-fails (:func:`~tricklaw.proofs.obligations.fails`): a failed check, a counterexample,
+fails (:func:`~tricklaw.proofs.results.fails`): a failed check, a counterexample,
 an unknown (a time-out is never counted as proved), or a vacuous or trivial row that
 its ruleset does not document as expected. By default the report is an 80-column
 summary (:mod:`.summary`): counts by ruleset and by kind of obligation, every failure and

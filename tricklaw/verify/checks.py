@@ -22,7 +22,7 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Game, RoundLog, State
 from tricklaw.proofs.combinations import option_variants, pairwise_variants
 from tricklaw.proofs.examples import check_examples
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import TricklawError
 

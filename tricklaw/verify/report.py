@@ -10,7 +10,7 @@ from dataclasses import asdict
 from typing import Any, TextIO
 
 from tricklaw.proofs.bounds import not_varied
-from tricklaw.proofs.obligations import Result, fails
+from tricklaw.proofs.results import Result, fails
 from tricklaw.proofs.statuses import BAD as STATUS_BAD
 from tricklaw.proofs.statuses import (
     FINDING,
@@ -30,7 +30,7 @@ BAD = STATUS_BAD
 """Statuses that make ``verify`` exit non-zero whatever the row: a failed check, a
 counterexample, and ``unknown`` (a time-out is never counted as proved). A *vacuous* or
 *trivial* row fails it too unless documented as expected
-(:func:`~tricklaw.proofs.obligations.fails`)."""
+(:func:`~tricklaw.proofs.results.fails`)."""
 
 
 def render(results: list[Result], out: TextIO) -> None:

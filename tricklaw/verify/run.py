@@ -35,8 +35,8 @@ from tricklaw.proofs import (
 from tricklaw.proofs.bounds import bounds_results
 from tricklaw.proofs.bounds.artifact import artifact_check
 from tricklaw.proofs.findings import register_check
-from tricklaw.proofs.obligations import Result, fails
 from tricklaw.proofs.recorder import labelled, prepare, recording, write_index
+from tricklaw.proofs.results import Result, fails
 from tricklaw.proofs.solver import fresh_context
 from tricklaw.proofs.statuses import FAIL, INFO
 from tricklaw.spec.errors import OptionError
@@ -148,30 +148,43 @@ def _counts(scope: Scope, ruleset: Ruleset[Any]) -> list[int]:
     return [n for n in ruleset.player_counts if scope.players in (None, n)]
 
 
-RULESET_STEPS: tuple[tuple[str, RulesetCheck], ...] = (
-    ("registry", lambda scope, rs, options: registry_checks(rs)),
-    ("worked examples", lambda scope, rs, options: example_results(rs)),
-    (
+@dataclass(frozen=True)
+class RulesetStep:
+    """One of a ruleset's own checks: its name, the call, and what it reads of the
+    :class:`Scope` beyond the ruleset, its fixed readings and the time-out (``reads``,
+    part of its key in the result cache)."""
+
+    name: str
+    run: RulesetCheck
+    reads: Callable[[Scope, Ruleset[Any]], dict[str, Any]] = lambda scope, ruleset: {}
+
+
+RULESET_STEPS: tuple[RulesetStep, ...] = (
+    RulesetStep("registry", lambda scope, rs, options: registry_checks(rs)),
+    RulesetStep("worked examples", lambda scope, rs, options: example_results(rs)),
+    RulesetStep(
         "example-z3",
         lambda scope, rs, options: example_constraints.example_results(rs, scope.timeout_ms),
     ),
-    (
+    RulesetStep(
         "example-legality",
         lambda scope, rs, options: example_legality.sequence_results(rs, scope.timeout_ms),
     ),
-    (
+    RulesetStep(
         "ties",
         lambda scope, rs, options: ties.ties(
             rs, _counts(scope, rs), options, scope.timeout_ms, complete=_whole(scope)
         ),
+        lambda scope, rs: {"players": _counts(scope, rs), "whole": _whole(scope)},
     ),
-    ("vectors", lambda scope, rs, options: vector_results(rs)),
+    RulesetStep("vectors", lambda scope, rs, options: vector_results(rs)),
 )
 """A ruleset's own checks over all its player counts, in the order they run: the
 registry, the worked examples (by the model, by Z3 on the trick rule and by a Z3 search
-for legal hands), the tie and gap detector and the published conformance vectors."""
+for legal hands), the tie and gap detector (which reads the player counts asked for and
+whether the run is whole) and the published conformance vectors."""
 
-RULESET_CHECKS = tuple(name for name, _ in RULESET_STEPS)
+RULESET_CHECKS = tuple(step.name for step in RULESET_STEPS)
 """The names of a ruleset's own checks, in the order they run."""
 
 
@@ -402,13 +415,7 @@ def _unit_steps(scope: Scope, unit: Unit) -> list[UnitStep]:
             )
         ]
     if n is None:
-        args = {
-            "ruleset": ruleset.id,
-            "players": scope.players,
-            "options": options,
-            "timeout_ms": ms,
-            "whole": _whole(scope),
-        }
+        args = {"ruleset": ruleset.id, "options": options, "timeout_ms": ms}
         return [
             UnitStep(
                 name,
@@ -416,10 +423,10 @@ def _unit_steps(scope: Scope, unit: Unit) -> list[UnitStep]:
                 ruleset.id,
                 None,
                 f"{ruleset.id}: {name}",
-                partial(check, scope, ruleset, options),
-                StepCall(name, args, games, (check,)),
+                partial(check.run, scope, ruleset, options),
+                StepCall(name, args | check.reads(scope, ruleset), games, (check.run,)),
             )
-            for name, check in RULESET_STEPS
+            for name, check in ((c.name, c) for c in RULESET_STEPS)
             if name not in scope.skip and unit.step in ("", name)
         ]
     args = {"ruleset": ruleset.id, "players": n, "options": options, "timeout_ms": ms}
@@ -746,7 +753,9 @@ def _open_cache(scope: Scope) -> ResultCache | None:
     from the cache writes no query)."""
     if scope.cache is None or scope.smt2:
         return None
-    shared = {fresh_context.__module__, labelled.__module__, ResultCache.__module__}
+    # every step runs in a fresh context, labelled, guarded, and is given its games'
+    # rulesets from the model's registry (so their modules are in its closure)
+    shared = {fresh_context.__module__, labelled.__module__, get_ruleset.__module__}
     return ResultCache(Path(scope.cache), __name__, sorted(shared | roots(guarded, __name__)))
 
 

@@ -15,7 +15,7 @@ import json
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from tricklaw.proofs.obligations import Result, fails
+from tricklaw.proofs.results import Result, fails
 from tricklaw.proofs.statuses import (
     FINDING,
     HOLLOW,

@@ -14,7 +14,7 @@ never answered from the unchanged code's entries.
 
 :class:`ResultCache` is one run's use of the folder (:mod:`.store`): it looks each step
 up, marks a row taken from the cache with the run that computed it
-(:attr:`~tricklaw.proofs.obligations.Result.cached_from`), and keeps the rows computed
+(:attr:`~tricklaw.proofs.results.Result.cached_from`), and keeps the rows computed
 now when the run ends, but only:
 
 * rows of a step that decided: no ``unknown`` (a time-out depends on the machine's load),
@@ -31,12 +31,13 @@ unless asked (``Scope.cache``); the command line asks by default, and ``--no-cac
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.proofs.statuses import UNKNOWN
 from tricklaw.verify.cache.keys import FORMAT, Keys, StepCall
 from tricklaw.verify.cache.store import Store
@@ -79,11 +80,13 @@ def decided(rows: Iterable[Result]) -> bool:
 class ResultCache:
     """One run's use of the cache ``folder``. ``home`` is the module that wires the steps
     together and ``shared`` the modules every step runs (see
-    :class:`~tricklaw.verify.cache.keys.Keys`)."""
+    :class:`~tricklaw.verify.cache.keys.Keys`; the cache's own modules are keyed like
+    ``home``)."""
 
     def __init__(self, folder: Path, home: str, shared: Iterable[str]) -> None:
         self.store = Store(folder)
-        self.keys = Keys(self.store.scans(), home, shared)
+        own = [m for m in sys.modules if m == __name__ or m.startswith(__name__ + ".")]
+        self.keys = Keys(self.store.scans(), home, own, shared)
         self.run = run_name()
         self._kept: dict[str, list[Result]] = {}
         self.hits = 0

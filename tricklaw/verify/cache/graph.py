@@ -67,10 +67,11 @@ class Scan:
 
 
 def scan(source: bytes, name: str, is_package: bool) -> Scan:
-    """Module ``name``'s :class:`Scan` (``source`` its text). Its imports come each with
-    the packages above it (importing ``a.b.c`` runs ``a`` and ``a.b``); for ``from M
-    import x`` both ``M`` and ``M.x`` (``x`` may be a module; :func:`closure` keeps what
-    is one)."""
+    """Module ``name``'s :class:`Scan` (``source`` its text). For ``from M import x`` it
+    names both ``M`` and ``M.x`` (``x`` may be a module; :func:`closure` keeps what is
+    one). The packages above an imported module are not named: importing ``a.b.c`` runs
+    ``a/__init__`` too, but code of ``c`` calls into ``a`` only through an import of its
+    own."""
     found: set[str] = set()
     makes_registry = False
     package = name if is_package else name.rpartition(".")[0]
@@ -91,11 +92,7 @@ def scan(source: bytes, name: str, is_package: bool) -> Scan:
                 and isinstance(node.args[0].value, str)
             ):
                 found.add(node.args[0].value)
-    out: set[str] = set()
-    for module in found:
-        if module == PACKAGE or module.startswith(PACKAGE + "."):
-            parts = module.split(".")
-            out.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+    out = {m for m in found if m == PACKAGE or m.startswith(PACKAGE + ".")}
     return Scan(tuple(sorted(out)), makes_registry)
 
 
@@ -117,16 +114,21 @@ ScanOf = Callable[[str], Scan]
 """A module's :class:`Scan` by name (read through a cache of scanned sources)."""
 
 
-def closure(roots: Iterable[str], games: Iterable[str], scan_of: ScanOf) -> frozenset[str]:
+def closure(
+    roots: Iterable[str],
+    games: Iterable[str],
+    scan_of: ScanOf,
+    files: Callable[[str], tuple[Path, ...]] = module_files,
+) -> frozenset[str]:
     """Every ``tricklaw`` module reachable from ``roots`` by imports, and from each
     registry among them to the modules that registered ``games`` in it (and the
     registry's package, which its loading imports). A module that makes a registry is
     imported (if it was not) and its registries filled, so that their owners are known;
-    that raises what a game's module raises on import. Names that are not modules are
-    dropped."""
+    that raises what a game's module raises on import. Names that are not modules
+    (``files`` finds none) are dropped."""
     wanted = tuple(games)
     seen: set[str] = set()
-    queue = [r for r in roots if module_files(r)]
+    queue = [r for r in roots if files(r)]
     while queue:
         name = queue.pop()
         if name in seen:
@@ -136,7 +138,7 @@ def closure(roots: Iterable[str], games: Iterable[str], scan_of: ScanOf) -> froz
         following = list(found.imports)
         if found.makes_registry:
             following += _registered(name, wanted)
-        queue += [m for m in following if m not in seen and module_files(m)]
+        queue += [m for m in following if m not in seen and files(m)]
     return frozenset(seen)
 
 

@@ -94,16 +94,22 @@ def _names(code: CodeType) -> set[str]:
 class Keys:
     """Every step's key in one run. ``scans`` is a memo of module scans by the SHA-256
     of their source (kept in the cache folder between runs: parsing every module costs
-    about a second); ``home`` the wiring module (:func:`roots`: its own file is in every
-    key, its imports are not); ``shared`` the modules every step runs besides its own
-    (the solver's context, the cache itself), followed through their imports too."""
+    about a second); ``home`` the module that wires the steps (:func:`roots`); ``wiring``
+    the modules whose own files are in every key but not their imports (``home``, which
+    imports every step, and the cache's own modules); ``shared`` the modules every step
+    runs besides its own (the solver's context, the row type), with their imports."""
 
-    def __init__(self, scans: dict[str, Scan], home: str, shared: Iterable[str]) -> None:
+    def __init__(
+        self, scans: dict[str, Scan], home: str, wiring: Iterable[str], shared: Iterable[str]
+    ) -> None:
         self.scans = scans
         self.home = home
+        self.wiring = frozenset(wiring) | {home}
         self.shared = tuple(shared)
         self._files: dict[Path, str] = {}
         self._modules: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._where: dict[str, tuple[Path, ...]] = {}
+        self._code: dict[tuple[frozenset[str], tuple[str, ...]], str | None] = {}
         self.versions = versions()
         self.data = data_files()
 
@@ -128,18 +134,22 @@ class Keys:
                 return False
         return True
 
+    def files(self, name: str) -> tuple[Path, ...]:
+        """:func:`~tricklaw.verify.cache.graph.module_files`, once a run."""
+        if name not in self._where:
+            self._where[name] = module_files(name)
+        return self._where[name]
+
     def module(self, name: str) -> tuple[tuple[str, str], ...]:
         """Module ``name``'s files (their names) and digests."""
         if name not in self._modules:
-            files = module_files(name)
-            self._modules[name] = tuple((f.name, self.digest(f)) for f in files)
+            self._modules[name] = tuple((f.name, self.digest(f)) for f in self.files(name))
         return self._modules[name]
 
     def scan_of(self, name: str) -> Scan:
         """Module ``name``'s :class:`~tricklaw.verify.cache.graph.Scan`, from the memo when
         its source is unchanged."""
-        files = module_files(name)
-        source = source_of(files)
+        source = source_of(self.files(name))
         if source is None:
             return Scan((), False)
         digest = self.digest(source)
@@ -148,15 +158,20 @@ class Keys:
             self.scans[digest] = scan(source.read_bytes(), name, is_package)
         return self.scans[digest]
 
-    def code(self, call: StepCall) -> dict[str, Any] | None:
-        """The modules ``call`` can run, each with its files' digests; None when one lies
-        outside the ``tricklaw`` package (a plug-in's: not cached)."""
+    def code(self, call: StepCall) -> str | None:
+        """A digest of the modules ``call`` can run and their files' digests; None when
+        one lies outside the ``tricklaw`` package (a plug-in's: not cached)."""
         start = {m for fn in call.calls for m in roots(fn, self.home)} | set(self.shared)
-        start = {m for m in start if _inside(m)}  # a library is keyed by its version
-        modules = closure(sorted(start), call.games, self.scan_of) | {self.home}
-        if not all(map(_inside, modules)):
-            return None
-        return {m: self.module(m) for m in sorted(modules)}
+        memo = (frozenset(m for m in start if _inside(m)), call.games)  # libraries: versions
+        if memo not in self._code:
+            modules = closure(sorted(memo[0]), call.games, self.scan_of, self.files)
+            modules |= self.wiring
+            if all(map(_inside, modules)):
+                text = json.dumps({m: self.module(m) for m in sorted(modules)})
+                self._code[memo] = hashlib.sha256(text.encode()).hexdigest()
+            else:
+                self._code[memo] = None
+        return self._code[memo]
 
     def key(self, call: StepCall) -> str | None:
         """``call``'s key, or None when it is not to be cached."""

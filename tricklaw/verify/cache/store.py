@@ -26,7 +26,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from tricklaw.proofs.obligations import Result
+from tricklaw.proofs.results import Result
 from tricklaw.verify.cache.graph import Scan
 from tricklaw.verify.cache.keys import FORMAT
 
