@@ -205,6 +205,21 @@ def test_a_library_or_python_version_is_in_every_key(tmp_path: Path) -> None:
     assert cache.keys.key(step) not in (key, None)
 
 
+def test_tricklaws_settings_in_the_environment_are_in_every_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tricklaw.verify import run
+
+    scope = run.Scope(ruleset="lowhigh", players=3, cache=str(tmp_path))
+    step = run._unit_steps(scope, run.Unit("lowhigh", 3))[0].cached
+    before = run._open_cache(scope)
+    assert before is not None
+    monkeypatch.setenv("TRICKLAW_EQUIVALENCE_PATHS", "10")
+    after = run._open_cache(scope)
+    assert after is not None
+    assert after.keys.key(step) != before.keys.key(step)
+
+
 def _row(status: str = PROVED, **witness: Any) -> Result:
     return Result("o", "lowhigh", "3", "default", status, 0.5, ("LH-TRICK-1",), "d", witness)
 

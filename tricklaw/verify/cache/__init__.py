@@ -39,13 +39,10 @@ from pathlib import Path
 
 from tricklaw.proofs.results import Result
 from tricklaw.proofs.statuses import UNKNOWN
-from tricklaw.verify.cache.keys import FORMAT, Keys, StepCall
+from tricklaw.verify.cache.keys import ENV, FORMAT, Keys, StepCall
 from tricklaw.verify.cache.store import Store
 
 __all__ = ["ENV", "FORMAT", "ResultCache", "StepCall", "default_folder"]
-
-ENV = "TRICKLAW_VERIFY_CACHE"
-"""The environment variable that sets the default cache folder (``off``: no cache)."""
 
 
 def default_folder() -> Path | None:

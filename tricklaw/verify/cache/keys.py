@@ -13,7 +13,8 @@ one part) is a function of
   examples, vectors, schemas, bounds, ``sources.toml``, which holds each seed text's
   SHA-256 and line count: verify reads the texts through it, never the texts
   themselves), less the files of other games (named ``<ruleset id>.*``);
-* the versions of Python, tricklaw and every library tricklaw requires (Z3 first).
+* the versions of Python, tricklaw and every library tricklaw requires (Z3 first), and
+  tricklaw's settings in the environment (``TRICKLAW_*``).
 
 :class:`Keys` computes them once per run, hashing each file once. A step whose code
 lies outside the ``tricklaw`` package (a plug-in game) gets no key: it is always run.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import os
 import platform
 import re
 import sys
@@ -38,6 +40,16 @@ from tricklaw.verify.cache.graph import PACKAGE, Scan, closure, module_files, sc
 
 FORMAT = 1
 """The cache's format: a change of what an entry holds or how a key is made bumps it."""
+
+ENV = "TRICKLAW_VERIFY_CACHE"
+"""The environment variable that sets the default cache folder (``off``: no cache)."""
+
+
+def environment() -> dict[str, str]:
+    """The ``TRICKLAW_*`` environment variables but :data:`ENV`: tricklaw's settings that
+    can change a row (``TRICKLAW_EQUIVALENCE_PATHS``, the symbolic executor's path
+    budget), all in every key rather than each in the keys of the steps that read it."""
+    return {k: v for k, v in os.environ.items() if k.startswith("TRICKLAW_") and k != ENV}
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,7 @@ class Keys:
         self._where: dict[str, tuple[Path, ...]] = {}
         self._code: dict[tuple[frozenset[str], tuple[str, ...]], str | None] = {}
         self.versions = versions()
+        self.environment = environment()
         self.data = data_files()
 
     def digest(self, path: Path) -> str:
@@ -183,6 +196,7 @@ class Keys:
             "step": call.name,
             "args": call.args,
             "versions": self.versions,
+            "environment": self.environment,
             "code": code,
             "data": self.data_of(call.games),
         }
