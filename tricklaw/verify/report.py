@@ -5,6 +5,7 @@ the default is :mod:`tricklaw.verify.summary`), the JSON report and the exit sta
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import asdict
 from typing import Any, TextIO
@@ -111,8 +112,8 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool 
         with Progress(transient=True) as bar:
             task = bar.add_task("verifying", total=None)
             results = collect(scope, lambda text: bar.update(task, description=text))
-    else:
-        results = collect(scope)
+    else:  # piped into a file or a pager: one line per finished unit on standard error
+        results = collect(scope, finished=lambda line: print(line, file=sys.stderr, flush=True))
     seconds = time.perf_counter() - start
     if table:
         out.write("statuses:\n" + legend() + "\n")

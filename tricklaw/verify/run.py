@@ -580,23 +580,44 @@ class Plan:
         return results, entries
 
 
-def _finished(progress: Callable[[str], None], total: int, count: list[int], unit: Unit) -> None:
-    """Say that ``unit`` is done, and how many of ``total`` are."""
-    count[0] += 1
-    where = f"{unit.ruleset or 'editions'} {f'{unit.players}p' if unit.players else ''}".strip()
-    what = f" {unit.step}" + (f" part {unit.part + 1}" if unit.step in PARTED_NAMES else "")
-    progress(f"[{count[0]}/{total}] done: {where}{what if unit.step else ''}")
+@dataclass
+class Finished:
+    """Says, as each unit finishes, which it was and how many of ``total`` are done
+    (``say``: one line each), and whether its rows came from the cache."""
+
+    say: Callable[[str], None]
+    total: int
+    plan: Plan
+    count: int = 0
+    start: float = field(default_factory=time.perf_counter)
+
+    def __call__(self, unit: Unit) -> None:
+        self.count += 1
+        where = f"{unit.ruleset or 'editions'} {f'{unit.players}p' if unit.players else ''}"
+        what = f" {unit.step}" + (f" part {unit.part + 1}" if unit.step in PARTED_NAMES else "")
+        found = len(self.plan.found.get(unit, ()))
+        steps = len(self.plan.keys.get(unit, ()))
+        cached = ""
+        if found:
+            cached = ", from the cache" if found == steps else f", {found} of {steps} steps cached"
+        seconds = time.perf_counter() - self.start
+        self.say(
+            f"[{self.count}/{self.total}] {where.strip()}{what if unit.step else ''}: done "
+            f"at {seconds:.1f}s{cached}"
+        )
 
 
 def _run_units(
-    scope: Scope, units: list[Unit], progress: Callable[[str], None], plan: Plan
+    scope: Scope,
+    units: list[Unit],
+    progress: Callable[[str], None],
+    plan: Plan,
+    finished: Finished,
 ) -> list[Outputs]:
     """Every unit's outputs, in the order of ``units``: those found whole in the cache
     (``plan``) at once, the others run; with ``scope.jobs`` workers
     (:func:`~tricklaw.verify.pool.run_each`), the heaviest units start first."""
     done: dict[Unit, Outputs] = {}
-    count = [0]
-    finished = partial(_finished, progress, len(units), count)
     for unit in units:
         if plan.whole(unit):
             done[unit] = plan.outputs(unit, ([], []))
@@ -626,7 +647,11 @@ def _lost_job(job: Job, exc: BrokenProcessPool) -> tuple[StepRows, list[dict[str
 
 
 def _run_until_failure(
-    scope: Scope, units: list[Unit], progress: Callable[[str], None], plan: Plan
+    scope: Scope,
+    units: list[Unit],
+    progress: Callable[[str], None],
+    plan: Plan,
+    finished: Finished,
 ) -> dict[Unit, Outputs]:
     """``--fail-fast``: the units (one step each) run step by step over every table, in
     the order :data:`FAIL_FAST_ORDER` (:attr:`Unit.rank`), and the run stops as soon as
@@ -635,8 +660,6 @@ def _run_until_failure(
     that finished, by unit (those found whole in the cache first: a failing one among
     them stops the run before any other starts)."""
     lightest = sorted(units, key=lambda u: u.rank)  # stable: ties keep their order
-    count = [0]
-    finished = partial(_finished, progress, len(units), count)
     done: dict[Unit, Outputs] = {}
     for unit in lightest:
         if plan.whole(unit):
@@ -685,8 +708,14 @@ def _check_selection(scope: Scope, rulesets: list[Ruleset[Any]]) -> None:
             )
 
 
-def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> list[Result]:
-    """Every check and proof in ``scope``, in a fixed order.
+def collect(
+    scope: Scope,
+    progress: Callable[[str], None] = lambda _: None,
+    finished: Callable[[str], None] | None = None,
+) -> list[Result]:
+    """Every check and proof in ``scope``, in a fixed order. ``progress`` is told what
+    starts (in this process) and ``finished`` (default ``progress``) each unit that
+    finishes, in one line.
 
     With ``scope.fail_fast`` the run stops at the first failure
     (``_run_until_failure``): it fails exactly when the whole run would (a run with
@@ -715,12 +744,13 @@ def collect(scope: Scope, progress: Callable[[str], None] = lambda _: None) -> l
     units = _units(scope, rulesets)
     plan = Plan(scope, _open_cache(scope))
     plan.look_up(units)
+    said = Finished(finished or progress, len(units), plan)
     if scope.fail_fast:
         failed = any(map(scope.stops, results))
-        done = {} if failed else _run_until_failure(scope, units, progress, plan)
+        done = {} if failed else _run_until_failure(scope, units, progress, plan, said)
         outputs = [done[unit] for unit in units if unit in done]
     else:
-        outputs = _run_units(scope, units, progress, plan)
+        outputs = _run_units(scope, units, progress, plan, said)
     if plan.cache is not None:
         plan.cache.close()
     for unit_results, unit_entries in outputs:
