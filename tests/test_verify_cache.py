@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -347,3 +348,68 @@ def test_a_planted_bug_is_never_answered_from_the_unchanged_codes_entries(
     code, mutant = _verify(tree, cache)
     assert code == 1, "the planted bug passed: answered from the cache?"
     assert not any(r["cached"] for r in mutant["results"] if r["status"] == "fail")
+
+
+def _report(*rows: tuple[str, str]) -> dict[str, Any]:
+    return {
+        "results": [
+            {"obligation": o, "ruleset": "lowhigh", "players": "3", "reading": "", "status": s}
+            for o, s in rows
+        ]
+    }
+
+
+def test_watch_says_which_rows_now_fail_and_which_pass_again() -> None:
+    from tricklaw.verify.watch import changes
+
+    before = _report(("self-check", "pass"), ("conservation", "counterexample"))
+    after = _report(("self-check", "fail"), ("conservation", "proved"))
+    assert changes(before, after) == [
+        "  now fails: self-check lowhigh 3p: fail: ",
+        "  passes again: conservation lowhigh 3p",
+    ]
+    assert changes(after, after) == ["  no row changed its verdict"]
+    documented = _report(("coverage", "trivial"))
+    documented["results"][0]["expected"] = "documented"
+    assert changes(documented, _report(("coverage", "trivial")))[0].startswith("  now fails")
+
+
+@pytest.mark.slow(minutes=1)
+def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> None:
+    tree = copy_source(tmp_path / "tree")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    skip = ("equivalence", "equivalence of play and score", "symmetries", "edition diff")
+    command = [sys.executable, "-m", "tricklaw", "verify", "lowhigh", "--players", "3"]
+    command += [f"--skip={step}" for step in skip]
+    command += ["--jobs", "1", "--cache", str(tmp_path / "cache"), "--watch"]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.stdout is not None
+    seen: list[str] = []
+
+    def until(text: str) -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            seen.append(line)
+            if text in line:
+                return
+        raise AssertionError(f"{text!r} never came: {''.join(seen)[-2000:]}")
+
+    model = tree / "model" / "rulesets" / "lowhigh.py"
+    clean = model.read_text(encoding="utf-8")
+    try:
+        until("watching")
+        model.write_text(clean.replace("TOP_VALUE = {3: 9,", "TOP_VALUE = {3: 8,", 1))
+        until("now fails:")
+        model.write_text(clean, encoding="utf-8")
+        until("passes again:")
+        until("rows taken from the cache")  # the clean code's rows: all from the cache
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0

@@ -1,7 +1,8 @@
 """The ``tricklaw verify`` command: its arguments (``verify [RULESET] [--players N]
 [--option NAME=VALUE] [--timeout MS] [--json FILE] [--table] [--jobs N] [--fail-fast]
-[--skip STEP] [--smt2 DIR]``), checked before any work, and the run
-(:func:`~tricklaw.verify.report.run_verify`). Apart from :mod:`tricklaw.verify`, which
+[--skip STEP] [--smt2 DIR] [--cache DIR | --no-cache] [--watch]``), checked before any
+work, and the run (:func:`~tricklaw.verify.report.run_verify`; with ``--watch``,
+:func:`~tricklaw.verify.watch.watch`). Apart from :mod:`tricklaw.verify`, which
 imports the solver: the command line builds its parser without it."""
 
 from __future__ import annotations
@@ -95,7 +96,27 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         action="store_true",
         help="compute every row; neither read nor write the cache",
     )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="verify again on every save of the package's source or spec files (only what "
+        "the edit can change, through the cache), and say which rows now fail or pass "
+        "again; Ctrl-C stops it",
+    )
     p.set_defaults(func=cmd_verify)
+
+
+def _child_argv(args: argparse.Namespace, jobs: int) -> list[str]:
+    """The arguments of one run under ``--watch``: these, less ``--watch``."""
+    argv = [args.ruleset] if args.ruleset else []
+    argv += ["--players", str(args.players)] if args.players is not None else []
+    argv += [arg for option in args.option or [] for arg in ("--option", option)]
+    argv += ["--timeout", str(args.timeout), "--jobs", str(jobs)]
+    argv += ["--fail-fast"] * args.fail_fast + ["--past-falls"] * args.past_falls
+    argv += [f"--skip={step}" for step in args.skip or []]
+    argv += ["--table"] * args.table
+    argv += ["--no-cache"] if args.no_cache else ["--cache", args.cache] if args.cache else []
+    return argv
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -118,6 +139,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.cache == "":
         raise TricklawError("--cache needs a folder (or --no-cache for none)")
     cache = None if args.no_cache else args.cache or default_folder()
+    if args.watch:
+        if args.json_path or args.smt2:
+            raise TricklawError("--watch writes no --json report or --smt2 queries: run without it")
+        from tricklaw.verify.watch import watch
+
+        return watch(_child_argv(args, jobs), sys.stdout)
     scope = Scope(
         args.ruleset,
         args.players,
