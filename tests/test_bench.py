@@ -1,5 +1,6 @@
 """``tricklaw bench`` says what is true (issue 42, item 5): each process warms up before the
-clock starts, and the warm-up is reported apart.
+clock starts and the warm-up is reported apart, and ``--jobs`` is capped at the CPUs
+available.
 
 No test here times the machine: they check the order of events (one clock for every
 process), the accounting of the report, and what the command prints.
@@ -39,7 +40,9 @@ def test_every_process_warms_up_before_the_clock(
 ) -> None:
     """Each process's first call (the warm-up: one round, slowed by ``SLOW`` seconds) ends
     before the clock starts, every worker makes one, and the shares are played between the
-    clock's start and stop: the slow warm-up is in ``warmup_seconds``, not in ``seconds``."""
+    clock's start and stop: the slow warm-up is in ``warmup_seconds``, not in ``seconds``.
+    (Two jobs even on a one-CPU machine: the cap is set to two.)"""
+    monkeypatch.setattr(bench, "cores", lambda: 2)
     monkeypatch.setattr(recorded_play, "_warm_in", None)
     monkeypatch.setenv(FOLDER_ENV, str(tmp_path))
     readings: list[float] = []
@@ -71,18 +74,39 @@ def test_the_report_divides_the_rounds_by_the_clock_alone(monkeypatch: pytest.Mo
     in ``warmup_seconds`` and lowers nothing."""
     timing = bench.Timing(rounds=300, jobs=2, seconds=0.25, warmup_seconds=40.0)
     monkeypatch.setattr(bench, "timed", lambda *args, **kwargs: timing)
+    monkeypatch.setattr(bench, "cores", lambda: 2)
     report = bench.bench_rounds(get_ruleset("lowhigh").make_game(4, {}), 300, 3, 1)
     assert report["rounds_per_s"] == 1200.0
     assert (report["seconds"], report["warmup_seconds"]) == (0.25, 40.0)
-    assert report["jobs"] == 2
+    assert (report["jobs"], report["jobs_asked"], report["cpus"]) == (2, 3, 2)
     assert (report["engine"], report["vectorised"]) == ("reference", False)
 
 
-def test_two_jobs_report_the_warm_up_of_both_engines(capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_jobs_report_the_warm_up_of_both_engines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With two jobs the workers' start and first round (numba's kernels, for the batch
     engine) are measured as the warm-up (it was reported as 0.0 and timed as play)."""
     pytest.importorskip("numpy")
+    monkeypatch.setattr(bench, "cores", lambda: 2)
     report = bench_line(capsys, "--rounds", "40", "--jobs", "2")
     assert report["jobs"] == 2 and report["rounds"] >= 40
     assert report["warmup_seconds"] > 0
     assert report["reference_warmup_seconds"] > 0
+
+
+def test_jobs_are_capped_at_the_cpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More jobs than CPUs play on the CPUs: with one CPU, ``--jobs 3`` plays in this
+    process, and the JSON line says one job of three asked for; the help says so too."""
+    monkeypatch.setattr(bench, "cores", lambda: 1)
+    monkeypatch.setattr(bench, "play_rounds", recorded_play.recorded_play)
+    monkeypatch.setenv(FOLDER_ENV, str(tmp_path))
+    report = bench_line(capsys, "--engine", "reference", "--rounds", "4", "--jobs", "3")
+    assert report["jobs"] == 1
+    assert (report["jobs_asked"], report["cpus"]) == (3, 1)
+    assert list(calls(tmp_path)) == [os.getpid()]  # no worker process was started
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    assert "at most the CPUs available" in " ".join(capsys.readouterr().out.split())

@@ -7,10 +7,11 @@ lockstep, and the reference engine is timed in the same run for comparison
 
 Random agents play whole games (seeds ``seed``, ``seed+1``, ...) through the
 reference model's ordinary state API until the requested number of rounds is
-done; with ``jobs > 1`` the rounds are split over worker processes (:func:`timed`). The
-clock includes dealing, every legality computation and every state built; it starts once
-every process is warm (started, its first round played: imports, and numba's kernels
-loaded or compiled), and that warm-up is reported apart (``warmup_seconds``).
+done; with ``jobs > 1`` (at most the CPUs available) the rounds are split over worker
+processes (:func:`timed`). The clock includes dealing, every legality computation and
+every state built; it starts once every process is warm (started, its first round
+played: imports, and numba's kernels loaded or compiled), and that warm-up is reported
+apart (``warmup_seconds``).
 """
 
 from __future__ import annotations
@@ -84,6 +85,12 @@ def batch_rounds(game: Game, rounds: int, seed: int, chunk: int = CHUNK) -> int:
     return done
 
 
+def cores() -> int:
+    """The CPUs this process may use (its affinity where the system has one, else the
+    machine's count): the most jobs a benchmark runs on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 Play = Callable[[Game, int, int], int]
 """Plays random rounds: ``play(game, rounds, seed)`` plays games from ``seed`` on until
 ``rounds`` rounds are done and returns the rounds played (:func:`play_rounds`,
@@ -104,7 +111,7 @@ class Timing:
     rounds: int
     """The rounds played on the clock."""
     jobs: int
-    """The processes that played them."""
+    """The processes that played them: the jobs asked for, at most :func:`cores`."""
     seconds: float
     """The clock: from the start of the first share (sent to the workers, with several
     jobs) to the last one's result, every process already warm."""
@@ -152,14 +159,15 @@ def timed(
     *,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Timing:
-    """Time ``play`` for ``rounds`` rounds of ``game`` from ``seed`` on ``jobs`` processes
-    (one job plays in this process; several split the rounds into one share per worker
-    process, seeds ``seed + j * 10**9``).
+    """Time ``play`` for ``rounds`` rounds of ``game`` from ``seed`` on ``jobs`` processes,
+    at most :func:`cores` (one job plays in this process; several split the rounds into
+    one share per worker process, seeds ``seed + j * 10**9``).
 
     Every process warms up before the clock starts: it plays :data:`WARMUP_ROUNDS`, and
     the workers of a pool all do so (a barrier holds each warm-up until all have played)
     before the first share is sent. ``clock`` is read three times: before the warm-up,
     when the clock starts and when it stops."""
+    jobs = max(1, min(jobs, cores()))
     if jobs == 1:
         begin = clock()
         play(game, WARMUP_ROUNDS, seed)
@@ -192,14 +200,16 @@ def timed(
 def bench_rounds(
     game: Game, rounds: int, jobs: int, seed: int, *, batch: bool = False
 ) -> dict[str, Any]:
-    """Time ``rounds`` random rounds on ``jobs`` processes (:func:`timed`: each process
-    warmed up before the clock), by the reference engine (or the batch engine with
-    ``batch``); a JSON-ready report. ``vectorised`` says whether the batch engine played
-    this game in lockstep or fell back to the reference (:meth:`kernel_plays
+    """Time ``rounds`` random rounds on ``jobs`` processes (:func:`timed`: at most the CPUs
+    available, each process warmed up before the clock), by the reference engine (or the
+    batch engine with ``batch``); a JSON-ready report. ``vectorised`` says whether the batch
+    engine played this game in lockstep or fell back to the reference (:meth:`kernel_plays
     <tricklaw.batch.engine.BatchEngine.kernel_plays>`: a ruleset or table without a kernel,
     or no numba); the reference never does. ``warmup_seconds`` is the time before the
     clock: the worker processes' start, and each process's first round (imports; for the
-    batch engine numba's import and cache, or its compilation on the very first run)."""
+    batch engine numba's import and cache, or its compilation on the very first run).
+    ``jobs`` is the number of processes that played, ``jobs_asked`` the number asked for
+    and ``cpus`` the CPUs available."""
     timing = timed(batch_rounds if batch else play_rounds, game, rounds, jobs, seed)
     return {
         "ruleset": game.ruleset.id,
@@ -209,6 +219,8 @@ def bench_rounds(
         "vectorised": batch and engine_for(game.ruleset.id).kernel_plays(game),
         "rounds": timing.rounds,
         "jobs": timing.jobs,
+        "jobs_asked": jobs,
+        "cpus": cores(),
         "seconds": round(timing.seconds, 4),
         "rounds_per_s": round(timing.rounds / timing.seconds, 1),
         "warmup_seconds": round(timing.warmup_seconds, 4),
@@ -233,11 +245,6 @@ def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
 # --- the command --------------------------------------------------------------------------
 
 
-def cores() -> int:
-    """The CPUs this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``bench`` subcommand (``tricklaw bench RULESET --players N [--rounds R]
     [--jobs J] [--seed S] [--engine batch|reference] [--check [--actions A]]``)."""
@@ -254,7 +261,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--jobs",
         type=int,
         default=cores(),
-        help=f"worker processes (default: the CPUs available, here {cores()}; 1 = one core)",
+        help=f"worker processes, at most the CPUs available (here {cores()}; more are capped, "
+        "and the JSON line's jobs says how many played, jobs_asked how many were asked for); "
+        "default: all of them; 1 = one core",
     )
     p.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     p.add_argument(
