@@ -1,6 +1,6 @@
 """``tricklaw bench`` says what is true (issue 42, item 5): each process warms up before the
-clock starts and the warm-up is reported apart, and ``--jobs`` is capped at the CPUs
-available.
+clock starts and the warm-up is reported apart, ``--jobs`` is capped at the CPUs
+available, and without numpy the reference engine runs after one note, not a traceback.
 
 No test here times the machine: they check the order of events (one clock for every
 process), the accounting of the report, and what the command prints.
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from recorded_play import FOLDER_ENV, SLOW, calls
 from tricklaw import bench
 from tricklaw.cli import main
 from tricklaw.model.rulesets import get_ruleset
+from tricklaw.spec.errors import TricklawError
 
 LOWHIGH = ("bench", "lowhigh", "--players", "4")
 
@@ -110,3 +113,41 @@ def test_jobs_are_capped_at_the_cpus(
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
     assert "at most the CPUs available" in " ".join(capsys.readouterr().out.split())
+
+
+NO_NUMPY = (
+    "import sys\n"
+    "sys.modules['numpy'] = sys.modules['numba'] = None  # the base install: no batch extra\n"
+    "from tricklaw.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+"""``tricklaw`` as on an install without the ``batch`` extra: importing numpy or numba fails."""
+
+
+def test_without_numpy_bench_runs_the_reference_after_one_note() -> None:
+    """On the base install ``bench`` says in one line that the batch engine needs the
+    ``batch`` extra and runs the reference engine alone: exit 0, ``vectorised: false``."""
+    argv = [*LOWHIGH, "--rounds", "8", "--jobs", "1"]
+    proc = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    [note] = proc.stderr.splitlines()
+    assert note.startswith("tricklaw: bench: note: the batch engine needs the 'batch' extra")
+    assert "numpy, numba" in note and "running the reference engine" in note
+    [line] = proc.stdout.splitlines()
+    report = json.loads(line)
+    assert (report["engine"], report["vectorised"], report["rounds"]) == ("reference", False, 8)
+    assert "speedup" not in report
+
+
+def test_bench_both_without_numpy_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Called directly, the two-engine benchmark refuses without numpy in a TricklawError
+    (one line, exit status 2), not an ImportError from inside the engine."""
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(TricklawError, match=r"'batch' extra \(numpy, numba"):
+        bench.bench_both(get_ruleset("lowhigh").make_game(4, {}), 8, 1, 1)

@@ -229,11 +229,36 @@ def bench_rounds(
     }
 
 
+BATCH_EXTRA = (
+    "the batch engine needs the 'batch' extra (numpy, numba: pip install 'tricklaw[batch]')"
+)
+"""What the batch engine needs, as the note and the error without numpy say it."""
+
+
+def batch_missing() -> str | None:
+    """Why the batch engine cannot run in this install (numpy, of the ``batch`` extra, does
+    not import: the import error); None when it can. Without numba it runs, and plays in
+    lockstep only what :meth:`kernel_plays <tricklaw.batch.engine.BatchEngine.kernel_plays>`
+    allows (Low-High)."""
+    try:
+        import numpy  # noqa: F401  (the batch engine's arrays)
+    except ImportError as missing:
+        return str(missing)
+    return None
+
+
 def bench_both(game: Game, rounds: int, jobs: int, seed: int) -> dict[str, Any]:
     """The batch engine's report (:func:`bench_rounds` with ``batch``), with the reference
     engine timed in the same run on the same rounds and seeds: ``reference_rounds_per_s``
     (and its ``reference_rounds``, ``reference_seconds``, ``reference_warmup_seconds``), and
-    ``speedup`` (batch over reference)."""
+    ``speedup`` (batch over reference). Without numpy (the ``batch`` extra) a
+    TricklawError says so."""
+    missing = batch_missing()
+    if missing is not None:
+        raise TricklawError(
+            f"{BATCH_EXTRA}, not installed here ({missing}); "
+            "time the reference alone with --engine reference"
+        )
     report = bench_rounds(game, rounds, jobs, seed, batch=True)
     reference = bench_rounds(game, rounds, jobs, seed)
     for key in ("rounds", "seconds", "rounds_per_s", "warmup_seconds"):
@@ -290,7 +315,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Play random rounds and print one JSON line with rounds_per_s; with ``--check``,
-    time the log checker instead (``actions_per_s``)."""
+    time the log checker instead (``actions_per_s``). Without numpy (the ``batch`` extra)
+    the default engine cannot run: one note on stderr says so, and the reference engine
+    is timed alone (``vectorised: false``)."""
     game = make_game(args)
     if args.check:
         from tricklaw.check import bench_check
@@ -308,6 +335,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "compiled": compiled(),
         }
     elif args.engine == "reference":
+        report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
+    elif (missing := batch_missing()) is not None:  # the base install: the reference runs
+        sys.stderr.write(
+            f"tricklaw: bench: note: {BATCH_EXTRA}, not installed here ({missing}): "
+            "running the reference engine alone\n"
+        )
         report = bench_rounds(game, args.bench_rounds, args.jobs, args.seed)
     else:
         report = bench_both(game, args.bench_rounds, args.jobs, args.seed)
