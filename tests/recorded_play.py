@@ -54,3 +54,13 @@ def calls(folder: Path) -> dict[int, list[dict[str, Any]]]:
         int(path.stem): [json.loads(line) for line in path.read_text("utf-8").splitlines()]
         for path in sorted(folder.glob("*.jsonl"))
     }
+
+
+def fails_once(game: Game, rounds: int, seed: int) -> int:
+    """Raise ValueError in the first process to call it (the one that creates the file
+    ``failed`` in the records' folder); elsewhere :func:`tricklaw.bench.play_rounds`."""
+    try:
+        (Path(os.environ[FOLDER_ENV]) / "failed").touch(exist_ok=False)
+    except FileExistsError:
+        return play_rounds(game, rounds, seed)
+    raise ValueError(f"a warm-up failed in process {os.getpid()}")

@@ -72,6 +72,18 @@ def test_every_process_warms_up_before_the_clock(
     assert sum(rest[0]["done"] for _, *rest in made.values()) == 12
 
 
+def test_a_failed_warm_up_is_raised_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker's warm-up fails while the other waits at the barrier: the failure is
+    raised (not the other's broken barrier), and nothing waits for the worker that failed."""
+    monkeypatch.setattr(bench, "cores", lambda: 2)
+    monkeypatch.setenv(FOLDER_ENV, str(tmp_path))
+    game = get_ruleset("lowhigh").make_game(4, {})
+    with pytest.raises(ValueError, match="a warm-up failed in process"):
+        bench.timed(recorded_play.fails_once, game, 12, 2, 1)
+
+
 def test_the_report_divides_the_rounds_by_the_clock_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """``rounds_per_s`` is the rounds over the clock's seconds; a long warm-up is reported
     in ``warmup_seconds`` and lowers nothing."""
