@@ -7,15 +7,19 @@ processes from the modules it imported at its start. After each run the watcher 
 the rows that now fail and those that pass again since the run before, and the run's
 closing lines; then it waits for the next save in the package's source and spec folders
 (``watchfiles``: the operating system's file events, polling where there are none).
-Ctrl-C stops it; its exit status is the last run's.
+Saves are gathered from before the first run on, so that one made while a run goes on
+starts the next. Ctrl-C stops it; its exit status is the last run's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -78,13 +82,50 @@ def run_once(argv: Sequence[str], report: Path) -> tuple[int, Any, str]:
     return proc.returncode, data, proc.stdout
 
 
+class Saves:
+    """The saves under some folders, as batches, gathered by a thread from its start on,
+    so that a save made while a run goes on is not lost (it starts the next run)."""
+
+    def __init__(self, where: Sequence[Path]) -> None:
+        self._batches: queue.Queue[set[str]] = queue.Queue()
+        self._ready = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, args=(where,), daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout=30)  # the folders are watched from here on
+
+    def _listen(self, where: Sequence[Path]) -> None:
+        from watchfiles import watch as file_events
+
+        for batch in file_events(
+            *where, stop_event=self._stop, yield_on_timeout=True, rust_timeout=200
+        ):
+            self._ready.set()
+            if batch:
+                self._batches.put({path for _, path in batch})
+
+    def next(self) -> set[str]:
+        """The paths saved since the last call: waits for a save, then takes every batch
+        that came with it."""
+        saved: set[str] = set()
+        while not saved:
+            with contextlib.suppress(queue.Empty):
+                saved |= self._batches.get(timeout=0.5)
+        while not self._batches.empty():
+            saved |= self._batches.get_nowait()
+        return saved
+
+    def close(self) -> None:
+        """Stop watching."""
+        self._stop.set()
+
+
 def watch(argv: Sequence[str], out: TextIO, paths: Iterable[Path] | None = None) -> int:
     """Run verify with ``argv``, then again after every batch of saves under ``paths``
     (default :func:`folders`), printing to ``out`` what changed each time; the last
     run's exit status once stopped (Ctrl-C)."""
-    from watchfiles import watch as file_events
-
     where = list(paths) if paths is not None else folders()
+    saves = Saves(where)
     with tempfile.TemporaryDirectory(prefix="tricklaw-watch-") as temporary:
         report = Path(temporary) / "report.json"
         code, previous, printed = run_once(argv, report)
@@ -92,8 +133,8 @@ def watch(argv: Sequence[str], out: TextIO, paths: Iterable[Path] | None = None)
         out.write(f"watching {len(where)} folders for saves (Ctrl-C stops)\n")
         out.flush()
         try:
-            for batch in file_events(*where, raise_interrupt=True):
-                saved = sorted({Path(p).name for _, p in batch})
+            while True:
+                saved = sorted({Path(p).name for p in saves.next()})
                 out.write(f"\nsaved: {', '.join(saved[:8])}{' ...' if len(saved) > 8 else ''}\n")
                 out.flush()
                 code, now, printed = run_once(argv, report)
@@ -105,4 +146,6 @@ def watch(argv: Sequence[str], out: TextIO, paths: Iterable[Path] | None = None)
                 previous = now if now is not None else previous
         except KeyboardInterrupt:
             out.write("stopped\n")
+        finally:
+            saves.close()
     return code
