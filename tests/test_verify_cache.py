@@ -247,6 +247,17 @@ def test_an_entry_is_read_back_whole_and_a_damaged_one_is_a_miss(tmp_path: Path)
     assert store.get(other) is None
 
 
+def test_only_the_entries_used_last_are_kept(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    keys = [f"{k:02d}" + "0" * 62 for k in range(5)]
+    for number, key in enumerate(keys):
+        store.put(key, "run", [_row()])
+        os.utime(store._path(key), (1000 + number, 1000 + number))
+    assert store.get(keys[0]) is not None  # used now: the newest
+    assert store.prune(keep=2) == 3
+    assert [k for k in keys if store.get(k) is not None] == [keys[0], keys[4]]
+
+
 def test_undecided_rows_are_never_kept() -> None:
     assert decided([_row(), _row("finding")])
     assert not decided([_row(), _row(UNKNOWN)])  # a time-out depends on the machine's load

@@ -122,4 +122,6 @@ class ResultCache:
         for key, rows in self._kept.items():
             self.store.put(key, self.run, rows)
         self.store.keep_scans(self.keys.scans)
+        if self._kept:
+            self.store.prune()
         return len(self._kept)

@@ -12,6 +12,7 @@ Entries are written to a temporary file in the same folder, flushed to disk and 
 into place, so a reader sees the old entry or the new one, never half of one, and two
 runs at once can share the folder: both compute the same rows for the same key.
 The scans of module sources (:mod:`.graph`) are kept beside the entries the same way.
+Only the :data:`KEEP` entries used last are kept (:meth:`Store.prune`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from typing import Any
 from tricklaw.proofs.results import Result
 from tricklaw.verify.cache.graph import Scan
 from tricklaw.verify.cache.keys import FORMAT
+
+KEEP = 20_000
+"""The entries kept at most, those used last (a whole run makes about 300, some 3 MB)."""
 
 SCANS = "scans.json"
 """The file of module scans, by the SHA-256 of each module's source."""
@@ -97,7 +101,9 @@ class Store:
                 return None
             if entry.get("digest") != _digest(key, run, rows):
                 return None
-            return run, [row_from(r) for r in rows]
+            found = run, [row_from(r) for r in rows]
+            os.utime(self._path(key))  # used now: the last to be pruned
+            return found
         except (OSError, ValueError, TypeError, KeyError, UnicodeDecodeError):
             return None
 
@@ -106,6 +112,21 @@ class Store:
         data = json_rows(rows)
         entry = {"key": key, "run": run, "rows": data, "digest": _digest(key, run, data)}
         write_atomically(self._path(key), json.dumps(entry, separators=(",", ":")))
+
+    def prune(self, keep: int = KEEP) -> int:
+        """Remove all but the ``keep`` entries used last (a hit marks an entry used);
+        how many were removed. Another run may remove the same file: that is no error."""
+        entries = []
+        for path in self.folder.glob("??/*.json"):
+            with contextlib.suppress(OSError):
+                entries.append((path.stat().st_mtime, path))
+        entries.sort(reverse=True)
+        removed = 0
+        for _, path in entries[keep:]:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed += 1
+        return removed
 
     def scans(self) -> dict[str, Scan]:
         """The module scans kept from earlier runs (none if the file is not whole)."""
