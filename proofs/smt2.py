@@ -172,7 +172,9 @@ def logic(formulas: Sequence[z3.ExprRef], declared: Sequence[str]) -> str:
     goal = z3.Goal(ctx=ctx)
     goal.add(*formulas)
     probe = z3.Probe("is-qflia", ctx)
-    linear = probe(goal) == 1.0 or all(probe(g) == 1.0 for g in z3.Tactic("simplify", ctx)(goal))
+    linear = probe(goal) == 1.0 or all(
+        probe(g) == 1.0 for g in z3.Tactic("simplify", ctx)(goal)
+    )
     if not linear or any(not line.startswith("(declare-fun ") for line in declared):
         return "ALL"
     return "QF_LIA" if all(NULLARY.match(line) for line in declared) else "QF_UFLIA"
@@ -375,6 +377,7 @@ def tree_script(
             lines.append(f"(assert {text})")
     lines.append("(exit)")
     return "\n".join(lines) + "\n"
+
 
 
 def _printed(formulas: Sequence[z3.BoolRef]) -> tuple[list[str], list[str]]:

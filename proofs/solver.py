@@ -77,7 +77,6 @@ __all__ = [
     "optimum",
 ]
 
-
 def is_claim(name: str) -> bool:
     """Whether a tracked assertion's name marks it as (part of) the negated claim."""
     return name.startswith("claim:")

@@ -65,39 +65,20 @@ def test_the_page_judges_a_trick_as_trick_json_does(rid: str) -> None:
 
 def test_hunds_context_reaches_the_report() -> None:
     page = answer(
-        "judge",
-        ruleset="hund",
-        players=3,
-        options={},
-        cards=["R1", "Y2", "B3"],
+        "judge", ruleset="hund", players=3, options={}, cards=["R1", "Y2", "B3"],
         context={"powers": "Y", "designation": "3"},
     )
-    cli = cli_json(
-        "trick",
-        "hund",
-        "-n",
-        "3",
-        "-c",
-        "powers=Y",
-        "-c",
-        "designation=3",
-        "--json",
-        "R1",
-        "Y2",
-        "B3",
-    )
+    cli = cli_json("trick", "hund", "-n", "3", "-c", "powers=Y", "-c", "designation=3",
+                   "--json", "R1", "Y2", "B3")
     assert page["report"] == cli
     assert page["report"]["winner"] == 1  # yellow holds the first power: trump
 
 
 def test_bad_input_is_an_error_message_not_an_exception() -> None:
     cards = ["B14", "R1", "R2", "R3"]
-    reply = json.loads(
-        api.call(
-            "judge",
-            json.dumps({"ruleset": "sticheln-1993", "players": 4, "options": {}, "cards": cards}),
-        )
-    )
+    reply = json.loads(api.call("judge", json.dumps(
+        {"ruleset": "sticheln-1993", "players": 4, "options": {}, "cards": cards}
+    )))
     assert "STI93-D-DECK" in reply["error"] and "deck=full" in reply["error"]
     assert "error" in json.loads(api.call("nothing", "{}"))
     assert "error" in json.loads(api.call("judge", json.dumps({"ruleset": "nope"})))
@@ -105,27 +86,16 @@ def test_bad_input_is_an_error_message_not_an_exception() -> None:
 
 def test_may_i_play_answers_with_the_model_and_names_the_readings_that_differ() -> None:
     reply = answer(
-        "may_play",
-        ruleset="sticheln-1993",
-        players=4,
-        options={},
-        hand=["B0", "R7", "G3"],
-        trick=["R3", "R2"],
-        card="B0",
+        "may_play", ruleset="sticheln-1993", players=4, options={},
+        hand=["B0", "R7", "G3"], trick=["R3", "R2"], card="B0",
     )
     assert reply["legal"] and reply["clause"]["id"] == "STI93-PLAY-2"
     assert {(r["option"], r["value"], r["legal"]) for r in reply["readings"]} == {
-        ("follow", "follow-or-trump", False),
-        ("follow", "must-follow", False),
+        ("follow", "follow-or-trump", False), ("follow", "must-follow", False)
     }
     strict = answer(
-        "may_play",
-        ruleset="sticheln-1993",
-        players=4,
-        options={"follow": "must-follow"},
-        hand=["B0", "R7", "G3"],
-        trick=["R3", "R2"],
-        card="B0",
+        "may_play", ruleset="sticheln-1993", players=4, options={"follow": "must-follow"},
+        hand=["B0", "R7", "G3"], trick=["R3", "R2"], card="B0",
     )
     assert not strict["legal"] and strict["playable"] == ["R7"]
     assert "R7" in strict["reason"]
@@ -145,13 +115,8 @@ def test_may_i_play_agrees_with_playable_on_random_hands(rid: str) -> None:
         fmt = ruleset.palette.format
         for card in hand:
             reply = answer(
-                "may_play",
-                ruleset=rid,
-                players=players,
-                options={},
-                hand=[fmt(c) for c in hand],
-                trick=[fmt(c) for c in trick],
-                card=fmt(card),
+                "may_play", ruleset=rid, players=players, options={},
+                hand=[fmt(c) for c in hand], trick=[fmt(c) for c in trick], card=fmt(card),
             )
             assert reply["legal"] == (card in allowed)
 
@@ -169,71 +134,30 @@ def test_every_preset_is_a_table_and_the_cli_flag_equals_its_options() -> None:
 
 
 def test_preset_then_option_on_the_command_line() -> None:
-    with_preset = cli_json(
-        "trick",
-        "sticheln-1993",
-        "-n",
-        "4",
-        "--preset",
-        "as-written",
-        "--json",
-        "R3",
-        "R2",
-        "B0",
-        "R4",
-    )
+    with_preset = cli_json("trick", "sticheln-1993", "-n", "4", "--preset", "as-written",
+                           "--json", "R3", "R2", "B0", "R4")
     assert with_preset["options"]["follow"] == "follow-or-trump"
-    over = cli_json(
-        "trick",
-        "sticheln-1993",
-        "-n",
-        "4",
-        "--preset",
-        "as-written",
-        "-o",
-        "follow=free",
-        "--json",
-        "R3",
-        "R2",
-        "B0",
-        "R4",
-    )
+    over = cli_json("trick", "sticheln-1993", "-n", "4", "--preset", "as-written",
+                    "-o", "follow=free", "--json", "R3", "R2", "B0", "R4")
     assert over["options"]["follow"] == "free"
 
 
 def test_a_preset_chooses_readings_only() -> None:
     base = {
-        "ruleset": "x",
-        "source": "000_c546595a30f74efa.txt",
-        "prefix": "X",
-        "dispute": [
-            {
-                "id": "X-D-A",
-                "option": "a",
-                "title": "t",
-                "question": "q",
-                "kind": "gap",
-                "lines": [[1, 1]],
-                "default": "p",
-                "reason": "r",
-                "reading": [{"value": "p", "summary": "s"}, {"value": "q", "summary": "s"}],
-            }
-        ],
+        "ruleset": "x", "source": "000_c546595a30f74efa.txt", "prefix": "X",
+        "dispute": [{
+            "id": "X-D-A", "option": "a", "title": "t", "question": "q", "kind": "gap",
+            "lines": [[1, 1]], "default": "p", "reason": "r",
+            "reading": [{"value": "p", "summary": "s"}, {"value": "q", "summary": "s"}],
+        }],
     }
-    ok = parse_registry(
-        {**base, "preset": [{"name": "n", "title": "t", "summary": "s", "options": {"a": "q"}}]},
-        "x.toml",
-    )
+    ok = parse_registry({**base, "preset": [
+        {"name": "n", "title": "t", "summary": "s", "options": {"a": "q"}}]}, "x.toml")
     assert ok.preset("n").options == (("a", "q"),)
     for options in ({"b": "q"}, {"a": "z"}):
         with pytest.raises(SpecError):
-            parse_registry(
-                {
-                    **base,
-                    "preset": [{"name": "n", "title": "t", "summary": "s", "options": options}],
-                },
-                "x.toml",
-            )
+            parse_registry({**base, "preset": [
+                {"name": "n", "title": "t", "summary": "s", "options": options}]}, "x.toml")
     with pytest.raises(SpecError, match="no preset"):
         ok.preset("m")
 
@@ -255,9 +179,8 @@ def test_the_round_score_from_piles_is_the_models_recount(rid: str) -> None:
         piles = [ruleset.palette.format_all(p) for p in taken]
         if rid == "the-last":
             piles = [ruleset.palette.format_all(p) for p in _face_down(game, log)]
-        scored = answer(
-            "score", ruleset=rid, players=players, options={}, piles=piles, context=context
-        )["scores"]
+        scored = answer("score", ruleset=rid, players=players, options={}, piles=piles,
+                        context=context)["scores"]
         assert tuple(scored) == ruleset.recount_scores(game, log), (rid, players)
 
 
@@ -268,11 +191,8 @@ def _face_down(game: Any, log: Any) -> Any:
 
 
 def test_a_ruleset_without_pile_scoring_says_so(registered: None) -> None:
-    reply = json.loads(
-        api.call(
-            "score", json.dumps({"ruleset": "tiny", "players": 2, "options": {}, "piles": [[], []]})
-        )
-    )
+    reply = json.loads(api.call("score", json.dumps(
+        {"ruleset": "tiny", "players": 2, "options": {}, "piles": [[], []]})))
     assert "cannot score a round from the piles" in reply.get("error", "")
 
 
@@ -353,9 +273,8 @@ assert api.__file__.startswith({str(tmp_path / "src")!r}), api.__file__
 print(api.call('judge', json.dumps(dict(ruleset='lowhigh', players=3, options={{}},
       cards=['R1', 'R5', 'B9']))))
 """
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["result"]["report"]["winner"] is not None
 

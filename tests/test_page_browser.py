@@ -95,10 +95,7 @@ def pyodide() -> Path:
                 shutil.copy(ROOT / name, tmp)
             subprocess.run(
                 ["npm", "ci", "--no-audit", "--no-fund"],
-                cwd=tmp,
-                capture_output=True,
-                timeout=900,
-                check=False,
+                cwd=tmp, capture_output=True, timeout=900, check=False,
             )
             built = Path(tmp) / "node_modules"
             if built.is_dir() and not (ROOT / "node_modules").exists():
@@ -283,9 +280,8 @@ def test_hunds_context_on_the_page(page: Any) -> None:
     page.fill("input[data-context='powers']", "Y")
     page.dispatch_event("input[data-context='powers']", "change")
     report = tap_trick(page, ["R1", "Y2", "B3"])
-    assert report == cli_json(
-        "trick", "hund", "-n", "3", "-c", "powers=Y", "--json", "R1", "Y2", "B3"
-    )
+    assert report == cli_json("trick", "hund", "-n", "3", "-c", "powers=Y", "--json",
+                              "R1", "Y2", "B3")
     assert report["winner"] == 1
 
 

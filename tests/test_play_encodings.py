@@ -42,7 +42,9 @@ class Rule:
     def allowed(self, hand: set[Card], trick: list[Card]) -> set[Card]:
         """The cards the encoding lets a player holding ``hand`` play to ``trick``, of his
         hand and a spread of the other cards of the deck."""
-        pairs: list[tuple[Any, Any]] = [(h, z3.BoolVal(c in hand)) for c, h in self.held.items()]
+        pairs: list[tuple[Any, Any]] = [
+            (h, z3.BoolVal(c in hand)) for c, h in self.held.items()
+        ]
         for (colour, value), card in zip(self.tricks[len(trick)], trick, strict=True):
             pairs += [(colour, term(card)[0]), (value, term(card)[1])]
         fixed = z3.substitute(self.formulas[len(trick)], *pairs)
@@ -158,7 +160,9 @@ def test_in_deck_is_the_deck() -> None:
         for game in games(ruleset_id):
             enc = PLAYS[ruleset_id](game, {})
             inside = {
-                c for c in range(6 * 32) if z3.is_true(z3.simplify(enc.in_deck(term(Card(c)))))
+                c
+                for c in range(6 * 32)
+                if z3.is_true(z3.simplify(enc.in_deck(term(Card(c)))))
             }
             assert inside == set(enc.deck()), (ruleset_id, game.players)
 
