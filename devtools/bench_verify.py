@@ -2,9 +2,9 @@
 after a one-line edit to one game's model, each against a baseline measured in the same
 run (the machine is noisy: compare within a run, never across runs).
 
-    python tools/bench_verify.py                      # this tree
-    python tools/bench_verify.py --baseline ffca829   # and a cold run of that commit
-    python tools/bench_verify.py --game hund --jobs 2 --out bench.json
+    python devtools/bench_verify.py                      # this tree
+    python devtools/bench_verify.py --baseline ffca829   # and a cold run of that commit
+    python devtools/bench_verify.py --game hund --jobs 2 --out bench.json
 
 Every run is ``python -m tricklaw verify`` on a copy of the package's source (so an edit
 touches no file of yours), with a cache folder of its own. It prints a table and one
