@@ -424,3 +424,29 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
     assert proc.returncode == 0
+
+
+def test_a_cache_folder_that_cannot_be_written_is_refused_before_any_work(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    command = [sys.executable, "-m", "tricklaw", "verify", "lowhigh", "-n", "3"]
+    proc = subprocess.run(
+        [*command, "--cache", str(blocker / "cache")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--cache" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    both = subprocess.run(
+        [*command, "--cache", str(tmp_path), "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert both.returncode == 2 and "not allowed with" in both.stderr

@@ -15,7 +15,7 @@ from tricklaw.model.options import parse_option_args
 from tricklaw.plugins import load_plugins
 from tricklaw.proofs.statuses import legend
 from tricklaw.spec.errors import TricklawError
-from tricklaw.spec.outputs import check_output_file
+from tricklaw.spec.outputs import check_output_file, check_output_folder
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -139,6 +139,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.cache == "":
         raise TricklawError("--cache needs a folder (or --no-cache for none)")
     cache = None if args.no_cache else args.cache or default_folder()
+    if args.cache:
+        check_output_folder(args.cache, "--cache")
+    elif cache is not None:
+        try:
+            check_output_folder(cache, "the result cache")
+        except TricklawError as exc:
+            print(f"tricklaw: verify: note: {exc}; running without the cache", file=sys.stderr)
+            cache = None
     if args.watch:
         if args.json_path or args.smt2:
             raise TricklawError("--watch writes no --json report or --smt2 queries: run without it")

@@ -7,6 +7,7 @@ lightest first under ``--fail-fast``,
 
 from __future__ import annotations
 
+import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -752,7 +753,14 @@ def collect(
     else:
         outputs = _run_units(scope, units, progress, plan, said)
     if plan.cache is not None:
-        plan.cache.close()
+        try:
+            plan.cache.close()
+        except OSError as exc:  # the rows are right; only keeping them failed
+            print(
+                f"tricklaw: verify: note: the result cache could not be written "
+                f"({exc.strerror or exc}): no rows of this run were kept",
+                file=sys.stderr,
+            )
     for unit_results, unit_entries in outputs:
         results += unit_results
         entries += unit_entries
