@@ -447,3 +447,45 @@ def test_the_token_may_come_from_the_environment(tricklaw_script: str) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_oracle_listens_on_this_machine_unless_told_and_then_wants_a_token() -> None:
+    from tricklaw.http.guards import bind_refusal, loopback
+
+    assert loopback("127.0.0.1") and loopback("127.8.0.1") and loopback("::1")
+    assert loopback("localhost") and loopback("[::1]")
+    assert not loopback("0.0.0.0") and not loopback("::") and not loopback("192.168.1.5")
+    token = ("abcdefgh",)
+    for bind in ("127.0.0.1", "localhost", "::1"):
+        assert bind_refusal(bind, False, ()) == ""
+    for bind in ("", "  "):  # an unset variable: never, whatever else is said
+        assert "empty" in bind_refusal(bind, True, token)
+    for bind in ("0.0.0.0", "::", "192.168.1.5"):
+        assert "--public" in bind_refusal(bind, False, token)
+        assert "--token" in bind_refusal(bind, True, ())
+        assert bind_refusal(bind, True, token) == ""
+
+
+@pytest.mark.parametrize(
+    ("host", "extra", "says"),
+    [
+        ("", [], "--host is empty"),
+        ("0.0.0.0", [], "add --public"),
+        ("::", [], "add --public"),
+        ("0.0.0.0", ["--public"], "needs --token"),
+    ],
+)
+def test_serve_refuses_a_host_beyond_this_machine_in_one_line(
+    tricklaw_script: str, host: str, extra: list[str], says: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TRICKLAW_TOKEN"}
+    proc = subprocess.run(
+        [tricklaw_script, "serve", "--http", "0", "--host", host, *extra],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and says in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

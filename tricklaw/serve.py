@@ -130,6 +130,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ("--allow-host", args.allow_host),
         ("--allow-origin", args.allow_origin),
         ("--token", args.token),
+        ("--public", args.public),
     )
     if args.http is None:
         for flag, given in http_only:
@@ -146,7 +147,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise TricklawError("serve: choose --stdio, --http PORT or --openapi")
     if not 0 <= args.http <= 65535:
         raise TricklawError(f"serve: --http {args.http} is not a port (0..65535)")
-    from tricklaw.http.guards import Policy, hosts_for
+    from tricklaw.http.guards import Policy, bind_refusal, hosts_for, loopback
     from tricklaw.http.run import Limits
 
     for origin in args.allow_origin:
@@ -160,6 +161,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for token in tokens:
         if not token.isprintable() or " " in token or len(token) < 8:
             raise TricklawError("serve: a token needs 8 or more printable characters, no space")
+    refusal = bind_refusal(args.host, args.public, tuple(tokens))
+    if refusal:
+        raise TricklawError(f"serve: {refusal}")
+    if not loopback(args.host):
+        sys.stderr.write(
+            f"tricklaw: serve: warning: listening beyond this machine ({args.host}); every "
+            "request must send Authorization: Bearer TOKEN\n"
+        )
     policy = Policy(
         hosts=hosts_for(args.host, tuple(args.allow_host)),
         origins=tuple(args.allow_origin),
@@ -191,6 +200,12 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     mode.add_argument("--http", type=int, metavar="PORT", help="HTTP on PORT (0: any free port)")
     mode.add_argument("--openapi", action="store_true", help="print the OpenAPI description")
     p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    p.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host beyond this machine (an address of the network, or 0.0.0.0 / "
+        ":: for every interface); it needs --token, and prints a warning",
+    )
     p.add_argument(
         "--allow-host",
         action="append",

@@ -6,6 +6,8 @@ a deadline for a body that stalls). Every refusal is a JSON ``{"error": {...}}``
 from __future__ import annotations
 
 import hmac
+import ipaddress
+import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +52,41 @@ def hosts_for(bind: str, named: tuple[str, ...] = ()) -> frozenset[str]:
         own.add(f"[{bind}]" if ":" in bind and not bind.startswith("[") else bind)
     own.update(name.lower() for name in named)
     return frozenset(h.lower() for h in own)
+
+
+def loopback(bind: str) -> bool:
+    """Whether address ``bind`` is this machine's alone: a loopback address
+    (127.0.0.0/8, ::1) or a name that resolves only to such addresses (``localhost``)."""
+    name = bind.strip("[]")
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(name, None)
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(
+        ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]).is_loopback for info in found
+    )
+
+
+def bind_refusal(bind: str, public: bool, tokens: tuple[str, ...]) -> str:
+    """Why the HTTP oracle must not listen on ``bind``, or "" when it may. An empty
+    address (an unset variable, which would bind every interface) is always refused; a
+    wildcard (every interface) only with ``public``; and any address beyond this
+    machine (:func:`loopback`) needs ``public`` and a bearer token, so that no one on the
+    network drives the oracle unasked."""
+    if not bind.strip():
+        return "--host is empty (an unset variable?): it would listen on every interface"
+    if loopback(bind):
+        return ""
+    where = "every interface" if bind in WILDCARDS else f"{bind}, beyond this machine"
+    if not public:
+        return f"--host {bind} listens on {where}: add --public to mean it"
+    if not tokens:
+        return f"--host {bind} listens on {where}: --public needs --token (or $TRICKLAW_TOKEN)"
+    return ""
 
 
 def host_name(value: str) -> str:
