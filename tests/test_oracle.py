@@ -627,3 +627,25 @@ def test_the_fast_parameter_checks_accept_only_what_the_schemas_accept(
         schema = {**METHODS[method].params, "$defs": definitions()}
         assert not list(Draft202012Validator(schema).iter_errors(params))
         assert all(type(v) is not float and type(v) is not bool for v in params.values())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"jsonrpc":"2.0","id":"\\ud800","method":"hello","params":{}}',
+        b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"\\uDFFF":1}}',
+        b'[{"jsonrpc":"2.0","id":1,"method":"hello","params":{"x":["\\udc00"]}}]',
+    ],
+)
+def test_a_lone_surrogate_is_a_parse_error_and_the_oracle_goes_on(line: bytes) -> None:
+    """A lone surrogate in an id or a member name killed ``serve --stdio`` and every open
+    game with it (the answer could not be written as UTF-8)."""
+    import io
+
+    sink = io.BytesIO()
+    hello = b'{"jsonrpc":"2.0","id":"\\ud83d\\ude00","method":"hello","params":{}}'
+    assert serve_stdio(io.BytesIO(line + b"\n" + hello + b"\n"), sink) == 0
+    first, second = (json.loads(text) for text in sink.getvalue().splitlines())
+    assert first["id"] is None and first["error"]["code"] == -32700
+    assert "surrogate" in first["error"]["message"]
+    assert second["id"] == "\U0001f600" and second["result"]["protocol"] == "tricklaw-oracle"

@@ -4,6 +4,7 @@ response (a result or an error object) written as one line of JSON text."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tricklaw.oracle.protocol import (
@@ -46,9 +47,16 @@ def check_envelope(request: dict[str, Any]) -> None:
 
 
 def parse(text: str | bytes) -> Any:
-    """The JSON value of a request (or of an HTTP body); raises a ``PARSE_ERROR``."""
+    """The JSON value of a request (or of an HTTP body); raises a ``PARSE_ERROR``, also
+    for a string (a value or a member name) with a lone surrogate (``"\\ud800"``): JSON
+    lets it be written, but it is no Unicode text, and no answer could echo it."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        if _ESCAPED_SURROGATE.search(
+            text if isinstance(text, str) else text.decode(errors="replace")
+        ):
+            _refuse_lone_surrogates(value)
+        return value
     except UnicodeDecodeError:
         raise OracleError(PARSE_ERROR, "the request is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -57,6 +65,29 @@ def parse(text: str | bytes) -> Any:
         raise OracleError(PARSE_ERROR, "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
         raise OracleError(PARSE_ERROR, f"not valid JSON: {exc}") from None
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape of a surrogate code unit: only a text with one can hold a lone one."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    """Raise a ``PARSE_ERROR`` if a string in ``value`` holds a surrogate code unit (a
+    pair of escapes that makes one character decodes to no surrogate)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                raise OracleError(
+                    PARSE_ERROR,
+                    "a string holds a lone surrogate (\\ud800-\\udfff): not Unicode text",
+                )
+        elif isinstance(item, dict):
+            todo += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            todo += item
 
 
 def encode(response: Any) -> str:
