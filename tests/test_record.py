@@ -459,3 +459,15 @@ def test_an_unseeded_record_replays_and_stops_where_it_has_no_deal() -> None:
     assert check_record(copy.deepcopy(stopped)).status == "agrees"
     with pytest.raises(RecordError, match="no deal is given for round 3"):
         replay(stopped)
+
+
+def test_a_record_with_no_round_agrees_and_replays_to_an_error_not_a_crash() -> None:
+    """A game stopped before its first round: the checker agrees with it, and ``replay``
+    (which returns the state a record ends in) says in one line that there is none (it
+    failed an assertion: ``tricklaw replay`` exited 70)."""
+    state = play_random_game(get_ruleset("lowhigh").make_game(3), 1, max_rounds=1)
+    record = {**through_json(to_record(state)), "rounds": [], "totals": [0, 0, 0]}
+    assert record["complete"] is False
+    assert check_record(copy.deepcopy(record)).status == "agrees"
+    with pytest.raises(RecordError, match=r"^rounds: the record has no round"):
+        replay(record)

@@ -59,13 +59,14 @@ def replay(record: Any) -> State[Any]:
     """The state a record ends in, every recorded result checked on the way; each deal
     need only be a legal deal (the seed's or not). Raises
     :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
-    record stops at the end of a round with no seed to deal the next."""
+    record stops at the end of a round with no seed to deal the next, or has no round."""
     found, checker = _replayed(record, True, None)
     if found.status == DIVERGES:
         raise RecordDivergesError(found.message)
     if found.status != AGREES:
         raise RecordError(found.message)
-    assert checker is not None and checker.state is not None
+    if checker is None or checker.state is None:
+        raise RecordError("rounds: the record has no round, so no state to replay to")
     if checker.awaits_deal():
         raise RecordError(f"no deal is given for round {checker.state.info.index + 1}")
     return checker.state
