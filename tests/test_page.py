@@ -289,6 +289,11 @@ def test_page_file_stays_inside_the_folder(tmp_path: Path) -> None:
     assert page_file(tmp_path, "/../" + tmp_path.name + "/index.html") is not None
     assert page_file(tmp_path, "/../etc/passwd") is None
     assert page_file(tmp_path, "/nothing") is None
+    # paths the system refuses to look up are missing files, not a server error (500)
+    assert page_file(tmp_path, "/a\x00b") is None
+    assert page_file(tmp_path, "/" + "a" * 5000) is None
+    assert page_file(tmp_path, "/" + "a/" * 300 + "index.html") is None
+    assert page_file(tmp_path, "/" + "b" * 300) is None  # one name over the system's limit
 
 
 @contextlib.contextmanager

@@ -24,14 +24,23 @@ TYPES = {
 }
 """Content types by file suffix; other files are ``application/octet-stream``."""
 
+MAX_PATH = 1024
+"""The longest request path looked up, in characters (the page's own are far shorter)."""
+
 
 def page_file(root: Path, path: str) -> tuple[bytes, str] | None:
     """The file the request ``path`` names in the page folder ``root`` (``/`` and a
     query string -> ``index.html``) and its content type, or ``None`` when there is no
-    such file or the path leaves the folder."""
+    such file, the path leaves the folder, or no file could have it (a NUL byte, a name
+    longer than the system takes: the system's refusal is a missing file, not an error)."""
     clean = path.split("?", 1)[0].split("#", 1)[0].lstrip("/") or "index.html"
-    base = root.resolve()
-    target = (base / clean).resolve()
-    if base not in target.parents or not target.is_file():
+    if "\x00" in clean or len(clean) > MAX_PATH:
         return None
-    return target.read_bytes(), TYPES.get(target.suffix, "application/octet-stream")
+    try:
+        base = root.resolve()
+        target = (base / clean).resolve()
+        if base not in target.parents or not target.is_file():
+            return None
+        return target.read_bytes(), TYPES.get(target.suffix, "application/octet-stream")
+    except (OSError, ValueError):
+        return None
