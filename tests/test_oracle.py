@@ -649,3 +649,19 @@ def test_a_lone_surrogate_is_a_parse_error_and_the_oracle_goes_on(line: bytes) -
     assert first["id"] is None and first["error"]["code"] == -32700
     assert "surrogate" in first["error"]["message"]
     assert second["id"] == "\U0001f600" and second["result"]["protocol"] == "tricklaw-oracle"
+
+
+def test_a_game_opened_by_a_notification_is_not_kept() -> None:
+    """``new_game`` as a notification gets no answer, so no client learns the game's id:
+    10,000 of them filled the table of open games and locked every client out."""
+    oracle = Oracle(max_games=3)
+    notify = {
+        "jsonrpc": "2.0",
+        "method": "new_game",
+        "params": {"ruleset": "lowhigh", "players": 3, "seed": 1},
+    }
+    for _ in range(10):
+        assert oracle.handle(dict(notify)) is None
+    assert oracle.handle([dict(notify)] * 5) is None  # in a batch too
+    assert oracle.games == {}
+    assert result(oracle, "new_game", ruleset="lowhigh", players=3, seed=1)["game"] in oracle.games

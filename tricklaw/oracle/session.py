@@ -132,12 +132,18 @@ class Oracle:
             check_envelope(request)
         except OracleError as exc:
             return error_response(request_id, exc)
+        notification = "id" not in request
+        before = set(self.games) if notification else set()
         try:
             result = self.call(request["method"], request.get("params", {}))
         except OracleError as exc:
             # A notification (a valid request without id) is never answered, even on error.
-            return error_response(request_id, exc) if "id" in request else None
-        if "id" not in request:
+            return None if notification else error_response(request_id, exc)
+        if notification:
+            # nobody was told the id of a game it opened: keeping it would only fill the
+            # table of open games (10,000 such notifications locked every client out)
+            for game_id in set(self.games) - before:
+                del self.games[game_id]
             return None
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
