@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import copy
 import gc
+import io
 import json
 import subprocess
 import sys
@@ -1055,3 +1056,34 @@ def test_convert_refuses_to_overwrite_its_input(
     with pytest.raises(TricklawError, match="would overwrite the input"):
         run([str(path), "--convert", str(path)], capsys)
     assert path.read_text() == before
+
+
+class _Counting(io.StringIO):
+    """A text stream that counts the characters read from it."""
+
+    taken = 0
+
+    def readline(self, size: int | None = -1, /) -> str:
+        line = super().readline(-1 if size is None else size)
+        self.taken += len(line)
+        return line
+
+    def read(self, size: int | None = -1, /) -> str:
+        text = super().read(size)
+        self.taken += len(text)
+        return text
+
+
+def test_a_log_line_over_the_limit_is_unreadable_and_read_no_further() -> None:
+    """``check`` read a line of any length whole (a 1.5 GB line took 2 GB of memory)."""
+    from tricklaw.check.reading import MAX_LINE_CHARS, check_stream
+
+    state = play_random_game(get_ruleset("lowhigh").make_game(3), 2, max_rounds=1)
+    log = [line + "\n" for line in record_to_log(to_record(state))]
+    huge = '{"seat": 0, "action": "' + "x" * (2 * MAX_LINE_CHARS) + '"}\n'
+    stream = _Counting("".join([*log[:3], huge, *log[3:]]))
+    found = check_stream(stream)
+    assert found.status == "unreadable" and found.line == 4
+    assert "longer than" in found.problem
+    assert stream.taken < sum(map(len, log[:3])) + MAX_LINE_CHARS + 2
+    assert check_stream(io.StringIO("".join(log))).status == "agrees"

@@ -97,7 +97,12 @@ class Verdict:
 
 
 class UnreadableError(TricklawError):
-    """The input cannot be read; the message names the field."""
+    """The input cannot be read; the message names the field. ``line``: the line it is
+    on, when the reader knows it better than the checker (a line too long to be read)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 class DivergenceError(Exception):

@@ -103,7 +103,7 @@ def check_lines(
                 emit(obj)
     # One name per exception type: the compiled build types an ``as`` name once.
     except UnreadableError as unreadable:
-        return verdict(UNREADABLE, str(unreadable), checker, line=number or None)
+        return verdict(UNREADABLE, str(unreadable), checker, line=unreadable.line or number or None)
     except DivergenceError as diverged:
         found = verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
         assert checker is not None

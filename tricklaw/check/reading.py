@@ -4,7 +4,8 @@ The first line tells them apart: a log's header is a whole JSON object with
 ``"format": "tricklaw-log"`` (:mod:`~tricklaw.check.lines` reads the rest as it
 streams); anything else is read whole as a JSON record
 (:mod:`~tricklaw.model.replay.records`). A file that cannot be opened or decoded, or is
-empty, is unreadable.
+empty, is unreadable, and so is a log line longer than :data:`MAX_LINE_CHARS` or a
+record longer than :data:`MAX_RECORD_CHARS` (read no further than that).
 """
 
 from __future__ import annotations
@@ -21,8 +22,30 @@ from tricklaw.model.record import loads_record
 from tricklaw.model.replay.checker import verdict
 from tricklaw.model.replay.declaration import Declaration
 from tricklaw.model.replay.records import Emit, check_record
-from tricklaw.model.replay.verdict import UNREADABLE, Verdict
+from tricklaw.model.replay.verdict import UNREADABLE, UnreadableError, Verdict
 from tricklaw.spec.errors import RecordError
+
+MAX_LINE_CHARS = 1 << 20
+"""The longest line of a log, in characters (1 Mi: a log's longest line, a deal or a
+round's facts, is a few kilobytes); a longer one makes the log unreadable."""
+MAX_RECORD_CHARS = 1 << 28
+"""The longest JSON record, in characters (256 Mi)."""
+
+
+def _bounded(stream: TextIO, number: int) -> Iterator[str]:
+    """The lines of ``stream`` after line ``number``, each read up to
+    :data:`MAX_LINE_CHARS`: a longer line raises, naming it, before more is read."""
+    while True:
+        line = stream.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise UnreadableError(
+                f"longer than {MAX_LINE_CHARS:,} characters, the most a log line may hold",
+                line=number,
+            )
+        yield line
 
 
 def check_stream(
@@ -37,10 +60,10 @@ def check_stream(
     with ``"format": "tricklaw-log"``."""
     try:
         blank: list[str] = []
-        first = stream.readline()
-        while first and first.isspace():
+        first = stream.readline(MAX_LINE_CHARS + 1)
+        while first and first.isspace() and len(blank) < MAX_LINE_CHARS:
             blank.append(first)
-            first = stream.readline()
+            first = stream.readline(MAX_LINE_CHARS + 1)
     except UnicodeDecodeError as exc:
         return verdict(UNREADABLE, f"not UTF-8 text ({exc.reason})", None, line=1)
     if not first:
@@ -50,12 +73,17 @@ def check_stream(
     except (ValueError, RecursionError):  # not JSON, too deep, a number of too many digits
         head = None
     if isinstance(head, dict) and head.get("format") != RECORD_FORMAT:
-        return _lines_then(blank, first, stream, own_shuffle, emit, declaration=declaration)
+        rest = _bounded(stream, len(blank) + 1)
+        return _lines_then(blank, first, rest, own_shuffle, emit, declaration=declaration)
     if head is None and FORMAT in first and first.lstrip().startswith("{"):
         # A broken header line of a log: report it, without reading the rest.
         return _lines_then(blank, first, iter(()), own_shuffle, emit, declaration=declaration)
-    try:
-        text = "".join(blank) + first + stream.read()
+    try:  # a record (a line longer than a log's is one too): read whole, within a bound
+        text = "".join(blank) + first + stream.read(MAX_RECORD_CHARS)
+        if stream.read(1):
+            return verdict(
+                UNREADABLE, f"the record is longer than {MAX_RECORD_CHARS:,} characters", None
+            )
     except UnicodeDecodeError as exc:
         return verdict(UNREADABLE, f"not UTF-8 text ({exc.reason})", None)
     try:
