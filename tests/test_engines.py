@@ -33,12 +33,14 @@ OWN_TIE = {
             "disputes": {
                 "STI-D-GAMETIE": {
                     "reading": "own",
-                    "rule": "a tie for the best total goes to the tied player in the highest seat",
+                    "rule": "a tie for the best total goes to the tied player in the lowest seat",
                 }
             },
         }
     }
 }
+"""An own tie rule whose answers are the ``first-seat`` reading's (the ``first-seat``
+engine): the only kind of own rule a departure can be (issue 43)."""
 
 
 SAME_GAMES = {"rulesets": {"sticheln": {"players": [3, 4], "options": {"rounds": [1]}}}}
@@ -154,28 +156,40 @@ def test_a_game_played_under_another_reading_is_checked_as_that_dispute(rid: str
 
 
 def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
+    """The engine's tie rule gives the ``first-seat`` reading's winners: a departure. The
+    same rule declared for an engine whose winners no reading gives (the tied player in
+    the highest seat) excuses nothing (issue 43)."""
     declared = fuzz(
-        engine("last-seat", OWN_TIE, tmp_path), rulesets=list(RULESETS), players=None,
+        engine("first-seat", OWN_TIE, tmp_path), rulesets=list(RULESETS), players=None,
         fixed={}, games=30, seed=1,
     )  # fmt: skip
     assert declared.declared and declared.failures == [] and declared.departures
     found = declared.departures[0]
     assert found["ruleset"] == "sticheln" and found["rule"].startswith("STI-D-GAMETIE: ")
     assert found["disagreement"]["disputes"] == ["STI-D-GAMETIE"]
+    assert found["readings"] == {"STI-D-GAMETIE": "first-seat"}
     # the same games, the dispute not declared: the same game is a failure
     plain = fuzz(
-        engine("last-seat", None, tmp_path), rulesets=list(RULESETS), players=None,
+        engine("first-seat", None, tmp_path), rulesets=list(RULESETS), players=None,
         fixed={}, games=30, seed=1, declaration=parse_declaration(SAME_GAMES, "x"),
     )  # fmt: skip
     assert plain.declared and plain.departures == [] and len(plain.failures) == 1
     assert plain.failures[0]["game_index"] == found["game_index"]
+    # an own rule that is no reading: a failure, naming each reading's winners
+    last = fuzz(
+        engine("last-seat", OWN_TIE, tmp_path), rulesets=list(RULESETS), players=None,
+        fixed={}, games=30, seed=1,
+    )  # fmt: skip
+    assert last.departures == [] and len(last.failures) == 1
+    message = last.failures[0]["disagreement"]["message"]
+    assert "not a declared departure" in message and "first-seat gives" in message
 
 
 def test_a_departure_is_written_to_out_and_the_run_exits_0(tmp_path: Path) -> None:
     out = tmp_path / "cases"
     done = subprocess.run(
         [sys.executable, "-m", "tricklaw", "fuzz", "--games", "30", "--seed", "1", "--json",
-         "--out", str(out), "--engine", engine("last-seat", OWN_TIE, tmp_path)],
+         "--out", str(out), "--engine", engine("first-seat", OWN_TIE, tmp_path)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -219,7 +233,8 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
     assert verdict.status == "diverges"
     assert list(verdict.clauses) == found["clauses"] == ["STI-GAME-2"]
     assert list(verdict.disputes) == found["disputes"] == ["STI-D-GAMETIE"]
-    # check --declare: the engine's own rule makes it a departure (exit 0)
+    # check --declare: the engine's own rule gives no reading's winners (the tied
+    # player in the highest seat): still a divergence (issue 43) ...
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), "utf-8")
     declare = tmp_path / "own.json"
@@ -227,11 +242,21 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
     base = [sys.executable, "-m", "tricklaw", "check", "--own-shuffle", str(path)]
     plain = subprocess.run(base, capture_output=True, text=True, check=False)
     assert plain.returncode == 1 and "(dispute STI-D-GAMETIE)" in plain.stdout
+    wrong = subprocess.run(
+        [*base, "--declare", str(declare)], capture_output=True, text=True, check=False
+    )
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert (
+        wrong.stdout.startswith("diverges: ")
+        and "no reading of STI-D-GAMETIE gives" in wrong.stdout
+    )
+    # ... and the first tied seat, the first-seat reading's winner, a departure (exit 0)
+    path.write_text(json.dumps(dict(record, winners=found["expected"][:1])), "utf-8")
     departs = subprocess.run(
         [*base, "--declare", str(declare)], capture_output=True, text=True, check=False
     )
     assert departs.returncode == 0, departs.stdout + departs.stderr
-    assert departs.stdout.startswith("departs: ") and "highest seat" in departs.stdout
+    assert departs.stdout.startswith("departs: ") and "lowest seat" in departs.stdout
     follows = tmp_path / "follows.json"
     follows.write_text(
         json.dumps({"rulesets": {"sticheln": {"disputes": {"STI-D-GAMETIE": "nobody"}}}})

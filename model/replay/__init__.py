@@ -14,6 +14,8 @@ disagrees with the rules is reported with the clause ids that decide it:
   rules completed;
 * :mod:`~tricklaw.model.replay.ends`: a round's scores and the game's end against the
   rules';
+* :mod:`~tricklaw.model.replay.departure`: an engine's declared own rule, judged: which
+  divergences a reading excuses, and the check to the end under that reading;
 * :mod:`~tricklaw.model.replay.records`: a JSON record, validated by its schema and
   replayed through the checker (:func:`~tricklaw.model.replay.records.replay` and ``tricklaw
   check RECORD`` both go this way).

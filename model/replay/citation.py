@@ -26,6 +26,7 @@ point, the clause ids that decide the rules' answer and the disputes at stake:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,6 +61,20 @@ class Citation:
     rules' answer), not only by shared clauses."""
     readings: tuple[tuple[str, str], ...] = ()
     """``(dispute id, reading)`` whose answer is the implementation's (sensitivity only)."""
+    answers: tuple[tuple[str, str, Any], ...] = ()
+    """``(dispute id, reading, answer)``: the rules' answer under each reading of each
+    dispute at stake (:data:`NOT_PLAYED` where that reading refuses the play); what a
+    declared departure is judged against (:mod:`~tricklaw.model.replay.departure`)."""
+
+    def answers_text(self, dispute: str, got: Any, who: str) -> str:
+        """The readings' answers of ``dispute`` and ``who``'s (the implementation's)
+        ``got``, for messages: ``lead-card gives 2, first-nonzero gives 3; the log gives 1``."""
+        said = ", ".join(
+            f"{reading} gives {_shown(answer)}"
+            for d, reading, answer in self.answers
+            if d == dispute
+        )
+        return f"{said}; {who} gives {_shown(got)}"
 
     def as_json(self) -> dict[str, Any]:
         """The citation as JSON (``clauses``, ``disputes``, ``established``, ``readings``)."""
@@ -73,6 +88,11 @@ class Citation:
 
 NOT_PLAYED = "not played"
 """A trick's answer under a reading where the action that completes it is not legal."""
+
+
+def _shown(value: Any) -> str:
+    """An answer as JSON text (:data:`NOT_PLAYED` as words), for messages."""
+    return value if value == NOT_PLAYED else json.dumps(value, ensure_ascii=False)
 
 
 def trick_answer(before: State[Any], action: int, index: int, key: str) -> Callable[[Game], Any]:
@@ -169,10 +189,12 @@ def cite(
     expected = answer(game)
     disputes: list[str] = []
     readings: list[tuple[str, str]] = []
+    answers: list[tuple[str, str, Any]] = []
     for spec in game.ruleset.option_specs:
         if spec.dispute is None:
             continue
         changes = False
+        said_by: list[tuple[str, str, Any]] = []
         for value in spec.choices:
             try:
                 options = {**game.options.as_dict(), spec.name: value}
@@ -180,6 +202,7 @@ def cite(
             except TricklawError:
                 continue
             said = answer(other)
+            said_by.append((spec.dispute, str(value), said))
             if said == NOT_PLAYED:  # the reading forbids the play: it does not decide here
                 continue
             changes |= said != expected
@@ -187,4 +210,5 @@ def cite(
                 readings.append((spec.dispute, value))
         if changes:
             disputes.append(spec.dispute)
-    return Citation(cited, tuple(disputes), True, tuple(readings))
+            answers += said_by
+    return Citation(cited, tuple(disputes), True, tuple(readings), tuple(answers))

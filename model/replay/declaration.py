@@ -22,7 +22,10 @@ The declaration, as JSON::
   option, or ``{"reading": "own", "rule": TEXT}``: a rule of its own, stated in words.
   A followed reading fixes the option; under ``own`` the option keeps its declared values
   and a divergence that the dispute decides (an *established* citation,
-  :mod:`~tricklaw.model.replay.citation`) is a declared *departure*, not a failure.
+  :mod:`~tricklaw.model.replay.citation`) is a declared *departure*, not a failure, only
+  when some reading of the dispute gives the engine's answer: the rule is words, which
+  the checker cannot run (:mod:`~tricklaw.model.replay.departure` judges departures and
+  checks the rest of the game under the reading matched).
 
 :func:`parse_declaration` raises :class:`~tricklaw.spec.errors.TricklawError` with one
 line naming the bad field (exit status 2 on the command line).
@@ -35,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tricklaw.model.options import OptionValue
-from tricklaw.model.replay.verdict import DEPARTS, DIVERGES, UnreadableError, Verdict
+from tricklaw.model.replay.verdict import UnreadableError
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec import json_text, load_registry
 from tricklaw.spec.errors import TricklawError
@@ -263,17 +266,3 @@ def declared_options(
     if outside is not None:
         raise UnreadableError(f"the game is outside the declaration: {outside}")
     return merged
-
-
-def excused(declaration: Declaration | None, ruleset: str, verdict: Verdict) -> Verdict:
-    """``verdict``, a divergence turned into a declared departure (:data:`DEPARTS`) when
-    it is established to turn on a dispute the engine settles by its own rule."""
-    if declaration is None or verdict.status != DIVERGES or not verdict.established:
-        return verdict
-    for dispute in verdict.disputes:
-        rule = declaration.own_rule(ruleset, dispute)
-        if rule is not None:
-            verdict.status = DEPARTS
-            verdict.problem += f"; the engine's own rule for {dispute}: {rule}"
-            return verdict
-    return verdict

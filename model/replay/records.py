@@ -17,12 +17,14 @@ state the record reaches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from tricklaw.model.options import OptionValue
 from tricklaw.model.record import loads_record, record_problem, round_problem
 from tricklaw.model.replay.checker import Checker, game_of, verdict
-from tricklaw.model.replay.declaration import Declaration, declared_options, excused
+from tricklaw.model.replay.declaration import Declaration, declared_options
+from tricklaw.model.replay.departure import settle
 from tricklaw.model.replay.verdict import (
     AGREES,
     DIVERGES,
@@ -32,7 +34,7 @@ from tricklaw.model.replay.verdict import (
     Verdict,
 )
 from tricklaw.model.schemas import integral
-from tricklaw.model.state import State
+from tricklaw.model.state import Game, State
 from tricklaw.spec.errors import RecordDivergesError, RecordError
 
 Emit = Callable[[dict[str, Any]], None]
@@ -50,9 +52,42 @@ def check_record(
 ) -> Verdict:
     """Check a JSON game record (parsed). ``emit`` receives the record's events as JSON
     Lines log objects, each once it has been checked. Under a ``declaration`` (what the
-    engine that wrote it implements) its declared readings fill in the options and a
-    divergence on a dispute it settles by its own rule is a departure."""
-    return _replayed(record, own_shuffle, emit, declaration)[0]
+    engine that wrote it implements) its declared readings fill in the options, and a
+    divergence on a dispute it settles by its own rule is a departure when a reading of
+    that dispute gives the record's answer; the record is then checked to its end under
+    that reading (:func:`~tricklaw.model.replay.departure.settle`)."""
+    once = EmitOnce(emit) if emit is not None else None
+
+    def attempt(
+        fixed: Mapping[str, OptionValue],
+    ) -> tuple[Verdict, DivergenceError | None, Game | None]:
+        if once is not None:
+            once.again()
+        found, checker, diverged = _replayed(record, own_shuffle, once, declaration, fixed)
+        return found, diverged, None if checker is None else checker.game
+
+    return settle(declaration, attempt, "the record")
+
+
+class EmitOnce:
+    """``emit`` for an input checked more than once (:func:`settle`): each event goes to
+    ``emit`` once, the first time a check gets past it (every check reads the same
+    events in the same order)."""
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit = emit
+        self.sent = 0
+        self.seen = 0
+
+    def again(self) -> None:
+        """A new check of the input begins."""
+        self.seen = 0
+
+    def __call__(self, obj: dict[str, Any]) -> None:
+        self.seen += 1
+        if self.seen > self.sent:
+            self.sent = self.seen
+            self.emit(obj)
 
 
 def replay(record: Any) -> State[Any]:
@@ -60,7 +95,7 @@ def replay(record: Any) -> State[Any]:
     need only be a legal deal (the seed's or not). Raises
     :class:`~tricklaw.spec.errors.RecordError` with the verdict's one line, and when the
     record stops at the end of a round with no seed to deal the next, or has no round."""
-    found, checker = _replayed(record, True, None)
+    found, checker, _ = _replayed(record, True, None)
     if found.status == DIVERGES:
         raise RecordDivergesError(found.message)
     if found.status != AGREES:
@@ -73,9 +108,14 @@ def replay(record: Any) -> State[Any]:
 
 
 def _replayed(
-    record: Any, own_shuffle: bool, emit: Emit | None, declaration: Declaration | None = None
-) -> tuple[Verdict, Checker | None]:
-    """The verdict on ``record``, and the checker that has replayed it."""
+    record: Any,
+    own_shuffle: bool,
+    emit: Emit | None,
+    declaration: Declaration | None = None,
+    fixed: Mapping[str, OptionValue] | None = None,
+) -> tuple[Verdict, Checker | None, DivergenceError | None]:
+    """The verdict on ``record`` (its options, the declared readings, then ``fixed``), the
+    checker that has replayed it, and the divergence that ended it, if one did."""
     checker: Checker | None = None
     path = ""
     try:
@@ -92,6 +132,7 @@ def _replayed(
         options = declared_options(
             declaration, record["ruleset"], record["players"], record["options"]
         )
+        options.update(fixed or {})
         game = game_of(record["ruleset"], record["players"], options)
         seed = record.get("seed")
         checker = Checker(game, seed, own_shuffle, "record", trim=False)
@@ -156,12 +197,12 @@ def _replayed(
             if emit is not None:
                 emit(final)
     except UnreadableError as unreadable:
-        return verdict(UNREADABLE, str(unreadable), checker, path=path or None), checker
+        return verdict(UNREADABLE, str(unreadable), checker, path=path or None), checker, None
     except DivergenceError as diverged:
         found = verdict(DIVERGES, diverged.problem, checker, path=path or None, divergence=diverged)
-        return excused(declaration, str(record["ruleset"]), found), checker
+        return found, checker, diverged
     assert checker is not None
-    return verdict(AGREES, checker.summary(), checker), checker
+    return verdict(AGREES, checker.summary(), checker), checker, None
 
 
 def deserialize(text: str) -> State[Any]:

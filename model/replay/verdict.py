@@ -20,8 +20,10 @@ from tricklaw.spec.errors import TricklawError, clip
 
 AGREES, DIVERGES, UNREADABLE = "agrees", "diverges", "unreadable"
 DEPARTS = "departs"
-"""The log diverges where the engine declared a rule of its own for the dispute at
-stake (``tricklaw check --declare``): not a failure."""
+"""The log departs from the default reading of a dispute that its engine declared as its
+own rule, its answer there is a reading's, and the whole log agrees with the rules under
+that reading (``tricklaw check --declare``; :mod:`~tricklaw.model.replay.departure`):
+not a failure."""
 EXIT_STATUS = {AGREES: 0, DIVERGES: 1, UNREADABLE: 2, DEPARTS: 0}
 """The exit status of ``tricklaw check`` for each verdict."""
 
@@ -56,6 +58,38 @@ class Verdict:
     """Whether another reading of those disputes changes the expected value."""
     checked: dict[str, int] = field(default_factory=dict)
     """How many rounds, actions and tricks were checked."""
+    readings: tuple[tuple[str, str], ...] = ()
+    """``(dispute id, reading)``: the readings the input was checked under, beyond the
+    options and declared readings, because its engine declared the dispute as its own
+    rule and its answer there was that reading's
+    (:mod:`~tricklaw.model.replay.departure`); empty for a check without departures."""
+
+    def restated(
+        self,
+        status: str,
+        problem: str,
+        checked: dict[str, int],
+        readings: tuple[tuple[str, str], ...],
+    ) -> Verdict:
+        """This verdict, at the same place with the same values, with another status,
+        problem, counts and readings (a declared departure judged:
+        :mod:`~tricklaw.model.replay.departure`)."""
+        return Verdict(
+            status,
+            problem,
+            self.line,
+            self.path,
+            self.round,
+            self.action,
+            self.trick,
+            self.expected,
+            self.got,
+            self.clauses,
+            self.disputes,
+            self.established,
+            checked,
+            readings,
+        )
 
     @property
     def exit_status(self) -> int:
@@ -93,6 +127,7 @@ class Verdict:
             "clauses": list(self.clauses),
             "disputes": list(self.disputes),
             "checked": dict(self.checked),
+            "readings": dict(self.readings),
         }
 
 
@@ -120,6 +155,8 @@ class DivergenceError(Exception):
         shown = show(expected) if expected_text is None else expected_text
         super().__init__(f"{problem}; expected {shown}")
         cited = clauses if isinstance(clauses, Citation) else Citation(tuple(clauses))
+        self.citation = cited
+        """The whole citation: with the readings' answers a declared departure is judged by."""
         self.clauses = tuple(c for c in cited.clauses if c)
         self.disputes = cited.disputes
         self.established = cited.established

@@ -9,6 +9,12 @@ Mutants:
                     (the texts: the earliest; STI93-TRICK-6, STI-TRICK-3).
 ``all-zero-missed`` the all-zero trick under ``no-winner`` is given to the leader
                     (STI-TRICK-6 / STI93-D-ALLZERO missed).
+``zero-lead-first`` a zero-led trick judged by its first non-zero card's colour, whatever
+                    the options say (the reading ``first-nonzero`` of STI-D-ZEROLEAD;
+                    Sticheln only: the 1993 text has no such reading).
+``zero-lead-wrong`` a zero-led trick on which the two readings of STI-D-ZEROLEAD part
+                    is given to a seat that neither reading picks (no reading: a
+                    declared ``own`` rule must not excuse it).
 ``follow-free``     Sticheln's follow rule ignored: every hand card may be played
                     (STI93-D-FOLLOW).
 ``no-check``        ``apply`` takes any action of the right shape without checking
@@ -24,6 +30,7 @@ Mutants:
 ``no-hello``        tricklaw's own oracle that never answers ``hello`` (an old engine
                     that ignores a method it does not know).
 
+Several mutants joined by ``+`` are planted together (``zero-lead-first+last-seat``).
 A second argument, a JSON file, is the engine's declaration: ``hello`` answers it as
 ``implements`` (see :mod:`tricklaw.model.replay.declaration`).
 """
@@ -68,6 +75,27 @@ def all_zero_missed(
     return _judge(cards, dataclasses.replace(rules, all_zero_nobody=False), clause)
 
 
+def zero_lead_first(
+    cards: Sequence[Card], rules: sticheln.Rules, clause: Mapping[str, str]
+) -> TrickResult:
+    return _judge(cards, dataclasses.replace(rules, lead_by_first_nonzero=True), clause)
+
+
+def zero_lead_wrong(
+    cards: Sequence[Card], rules: sticheln.Rules, clause: Mapping[str, str]
+) -> TrickResult:
+    result = _judge(cards, rules, clause)
+    flipped = dataclasses.replace(rules, lead_by_first_nonzero=not rules.lead_by_first_nonzero)
+    other = _judge(cards, flipped, clause)
+    if cards[0] & 31 or result.winner is None or other.winner in (None, result.winner):
+        return result
+    picked = (result.winner, other.winner)
+    wrong = next((i for i in range(len(result.cards)) if i not in picked), None)
+    if wrong is None:
+        return result
+    return winner_takes_all(result.cards, wrong, result.clauses)
+
+
 def follow_free(hand: tuple[Card, ...], trick: tuple[Card, ...], follow: str) -> tuple[Card, ...]:
     return hand
 
@@ -106,11 +134,26 @@ def serve_declaring(path: str) -> int:
     return 0
 
 
-def main(mutant: str, declaration: str | None = None) -> int:
+def main(mutants: str, declaration: str | None = None) -> int:
+    for mutant in mutants.split("+"):  # several at once: zero-lead-first+last-seat
+        code = plant(mutant)
+        if code is not None:
+            return code
+    if declaration is not None:
+        return serve_declaring(declaration)
+    return serve_stdio(sys.stdin.buffer, sys.stdout.buffer)
+
+
+def plant(mutant: str) -> int | None:
+    """Plant ``mutant``; an exit status when it serves (or refuses) by itself."""
     if mutant == "tie-last":
         sticheln.judge = tie_last  # type: ignore[assignment]
     elif mutant == "all-zero-missed":
         sticheln.judge = all_zero_missed
+    elif mutant == "zero-lead-first":
+        sticheln.judge = zero_lead_first
+    elif mutant == "zero-lead-wrong":
+        sticheln.judge = zero_lead_wrong
     elif mutant == "follow-free":
         sticheln.playable = follow_free
     elif mutant == "no-check":
@@ -145,9 +188,7 @@ def main(mutant: str, declaration: str | None = None) -> int:
     else:
         sys.stderr.write(f"unknown mutant {mutant!r}\n")
         return 2
-    if declaration is not None:
-        return serve_declaring(declaration)
-    return serve_stdio(sys.stdin.buffer, sys.stdout.buffer)
+    return None
 
 
 if __name__ == "__main__":

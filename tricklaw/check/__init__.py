@@ -31,7 +31,10 @@ lists the disputes the divergence is established to turn on
 (:mod:`tricklaw.model.replay.citation`, shared with ``tricklaw fuzz``). ``--declare FILE``
 reads an engine's declaration (:mod:`tricklaw.model.replay.declaration`): its readings
 fill in the options, and a divergence on a dispute it settles by its own rule is
-``departs`` (exit 0). In ``where``, ``line`` is the
+``departs`` (exit 0) only when some reading of the dispute gives the log's answer and the
+whole log, checked again under that reading, agrees
+(:mod:`tricklaw.model.replay.departure`; ``readings`` names the readings). In ``where``,
+``line`` is the
 log's line and ``path`` the place in a record (``rounds[1].tricks[2]``); ``round`` counts
 from 1, and ``action`` and ``trick`` count from 1 within the round, as in the message.
 

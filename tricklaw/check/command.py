@@ -85,6 +85,8 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="FILE",
         help="what the engine that wrote the log implements (JSON, as the oracle "
         "protocol's hello 'implements'): its readings fill in the options, and a "
-        "divergence on a dispute it settles by its own rule is a departure (exit 0)",
+        "divergence on a dispute it settles by its own rule is a departure (exit 0) when "
+        "a reading of the dispute gives the log's answer and the whole log agrees under "
+        "that reading",
     )
     p.set_defaults(func=cmd_check)

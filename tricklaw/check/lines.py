@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tricklaw.check.log_format import (
@@ -30,9 +31,11 @@ from tricklaw.check.log_format import (
     kind_of,
 )
 from tricklaw.check.validation import problem, require
+from tricklaw.model.options import OptionValue
 from tricklaw.model.replay.checker import CACHE_LIMIT, Checker, game_of, verdict
-from tricklaw.model.replay.declaration import Declaration, declared_options, excused
-from tricklaw.model.replay.records import Emit
+from tricklaw.model.replay.declaration import Declaration, declared_options
+from tricklaw.model.replay.departure import own_disputes, settle
+from tricklaw.model.replay.records import Emit, EmitOnce
 from tricklaw.model.replay.verdict import (
     AGREES,
     DIVERGES,
@@ -42,6 +45,7 @@ from tricklaw.model.replay.verdict import (
     Verdict,
     show,
 )
+from tricklaw.model.state import Game
 from tricklaw.spec import json_text
 
 ACTION_LINE = re.compile(
@@ -69,11 +73,77 @@ def check_lines(
     """Check a JSON Lines log given line by line (any iterable of text lines, such as an
     open file); only the round in play is held in memory. ``emit`` receives each line's
     object once it is checked. ``declaration``: what the engine that wrote the log
-    implements (:func:`~tricklaw.model.replay.records.check_record`)."""
+    implements (:func:`~tricklaw.model.replay.records.check_record`). When it declares a
+    dispute as its own rule, a departure that a reading explains is followed by a check
+    of the whole log again under that reading
+    (:func:`~tricklaw.model.replay.departure.settle`): the lines are then kept in a
+    :class:`Spool` (a temporary file), so memory still stays flat."""
+    if not own_disputes(declaration):
+        return _checked(iter(lines), own_shuffle, emit, declaration, {})[0]
+    once = EmitOnce(emit) if emit is not None else None
+    with Spool(lines) as spool:
+
+        def attempt(
+            fixed: Mapping[str, OptionValue],
+        ) -> tuple[Verdict, DivergenceError | None, Game | None]:
+            if once is not None:
+                once.again()
+            found, diverged, checker = _checked(
+                spool.lines(), own_shuffle, once, declaration, fixed
+            )
+            return found, diverged, None if checker is None else checker.game
+
+        return settle(declaration, attempt, "the log")
+
+
+class Spool:
+    """The lines of a log read from ``source`` as a check asks for them and kept in a
+    temporary file, so that the log can be read again from its first line
+    (:meth:`lines`) however long it is; each line is kept as a JSON string on a line of
+    its own (its line end, or none, kept exactly)."""
+
+    def __init__(self, source: Iterable[str]) -> None:
+        self.source = iter(source)
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by __exit__)
+        self.end = 0
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+    def lines(self) -> Iterator[str]:
+        """Every line of the log from the first: those kept, then the source's."""
+        at = 0
+        while True:
+            if at < self.end:
+                self.file.seek(at)
+                kept = self.file.readline()
+                at = self.file.tell()
+                yield json.loads(kept)
+                continue
+            text = next(self.source, None)
+            if text is None:
+                return
+            self.file.seek(self.end)
+            self.file.write(json.dumps(text).encode("ascii") + b"\n")
+            self.end = at = self.file.tell()
+            yield text
+
+
+def _checked(
+    rest: Iterator[str],
+    own_shuffle: bool,
+    emit: Emit | None,
+    declaration: Declaration | None,
+    fixed: Mapping[str, OptionValue],
+) -> tuple[Verdict, DivergenceError | None, Checker | None]:
+    """One check of the log ``rest`` (the header's options, the declared readings, then
+    ``fixed``): the verdict, the divergence that ended it (if one did), and the checker."""
     checker: Checker | None = None
     number = 0
     cut = ""
-    rest = iter(lines)
     try:
         for text in rest:
             number += 1
@@ -96,24 +166,25 @@ def check_lines(
                 cut = f"; line {number} stops mid-line (a log may stop anywhere): not checked"
                 break
             if checker is None:
-                checker = _header(obj, own_shuffle, declaration)
+                checker = _header(obj, own_shuffle, declaration, fixed)
             elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
                 obj = _event(checker, obj)
             if emit is not None:
                 emit(obj)
     # One name per exception type: the compiled build types an ``as`` name once.
     except UnreadableError as unreadable:
-        return verdict(UNREADABLE, str(unreadable), checker, line=unreadable.line or number or None)
+        at = unreadable.line or number or None
+        return verdict(UNREADABLE, str(unreadable), checker, line=at), None, checker
     except DivergenceError as diverged:
         found = verdict(DIVERGES, diverged.problem, checker, line=number, divergence=diverged)
-        assert checker is not None
-        return excused(declaration, checker.game.ruleset.id, found)
+        return found, diverged, checker
     except UnicodeDecodeError as undecodable:
         reason = undecodable.reason
-        return verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
+        found = verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
+        return found, None, checker
     if checker is None:
-        return verdict(UNREADABLE, "the log is empty: it has no header line", None)
-    return verdict(AGREES, checker.summary() + cut, checker)
+        return verdict(UNREADABLE, "the log is empty: it has no header line", None), None, None
+    return verdict(AGREES, checker.summary() + cut, checker), None, checker
 
 
 def _cut_off(text: str, rest: Iterator[str]) -> bool:
@@ -123,8 +194,14 @@ def _cut_off(text: str, rest: Iterator[str]) -> bool:
     return not text.endswith(("\n", "\r")) and next(rest, None) is None
 
 
-def _header(obj: dict[str, Any], own_shuffle: bool, declaration: Declaration | None) -> Checker:
-    """The checker for the game the header line ``obj`` names."""
+def _header(
+    obj: dict[str, Any],
+    own_shuffle: bool,
+    declaration: Declaration | None,
+    fixed: Mapping[str, OptionValue],
+) -> Checker:
+    """The checker for the game the header line ``obj`` names (its options, the declared
+    readings, then ``fixed``)."""
     if "format" not in obj:
         raise UnreadableError(
             f'the log has no header: its first line must be {{"format": "{FORMAT}", '
@@ -132,6 +209,7 @@ def _header(obj: dict[str, Any], own_shuffle: bool, declaration: Declaration | N
         )
     obj = require(HEADER, obj)
     options = declared_options(declaration, obj["ruleset"], obj["players"], obj.get("options", {}))
+    options.update(fixed)
     game = game_of(obj["ruleset"], obj["players"], options)
     return Checker(game, obj.get("seed"), own_shuffle, "log", trim=True)
 

@@ -30,8 +30,10 @@ cut (see the protocol docs).
 (:mod:`~tricklaw.model.replay.declaration`; or ``--declare FILE``): the rulesets, player
 counts and option values it plays, and per dispute the reading it follows or a rule of
 its own. Games are drawn only inside it (:mod:`~tricklaw.fuzz.declared`), and a
-disagreement established to turn on a dispute declared ``own`` is a *departure*, listed
-but not a failure.
+disagreement established to turn on a dispute declared ``own``, whose answer some reading
+of the dispute gives, is a *departure*: the game is played again with the model under
+that reading to its end (:func:`~tricklaw.fuzz.declared.follow`) and, if the engine
+agrees, listed but not a failure. Any other answer is a failure.
 
 **Shrinking.** A case is the game's set-up plus its *steps*: at each decision the index of
 the chosen action among the legal ones (and, at some steps, an illegal action tried
@@ -46,7 +48,8 @@ kind: legal actions, trick, scores, ...), and repeats until nothing changes.
 disagreement (what the engine said, what the rules give, the clause ids), and the
 reference record of the shrunk game up to the disagreement (``tricklaw check`` reads
 it). A declared departure is written beside them as ``departure-N.json``, the same
-format unshrunk, with the engine's stated rule as ``departure``. ``tricklaw fuzz
+format unshrunk, with the engine's stated rule as ``departure`` and the readings the
+model followed as ``readings``. ``tricklaw fuzz
 --engine "COMMAND" --replay FILE`` plays a case again.
 
 Exit status: 0 no disagreement, 1 a disagreement (or an engine that breaks the protocol,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tricklaw.model.replay.citation import Citation
 from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.state import Deal, Game, State
 
@@ -28,10 +29,15 @@ class Case:
     steps: tuple[Step, ...] = ()
     policy_seed: int = 0
     """Where new steps come from once ``steps`` run out (the adversarial players)."""
+    readings: tuple[tuple[str, Any], ...] = ()
+    """``(option, value)`` the model plays on top of ``options`` and the engine is not
+    told: the readings that the engine's declared departures matched, under which the
+    case is played again to its end (:func:`~tricklaw.fuzz.declared.follow`)."""
 
     def game(self) -> Game:
-        """The game this case plays."""
-        return get_ruleset(self.ruleset).make_game(self.players, self.options)
+        """The game the model plays: ``options``, then ``readings``."""
+        options = {**self.options, **dict(self.readings)}
+        return get_ruleset(self.ruleset).make_game(self.players, options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +57,8 @@ class Disagreement:
     """The disputes at stake (:func:`~tricklaw.model.replay.citation.cite`)."""
     established: bool = False
     """Whether another reading of those disputes changes the rules' answer here."""
+    citation: Citation | None = None
+    """The whole citation (with each reading's answer), when the answer was compared."""
 
     def as_json(self) -> dict[str, Any]:
         """The disagreement as JSON."""
@@ -63,6 +71,7 @@ class Disagreement:
             "clauses": list(self.clauses),
             "disputes": list(self.disputes),
             "established": self.established,
+            "readings": {} if self.citation is None else dict(self.citation.readings),
         }
 
 

@@ -65,6 +65,7 @@ class Match:
                 cited.clauses,
                 cited.disputes,
                 cited.established,
+                cited,
             )
         )
 

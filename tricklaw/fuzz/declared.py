@@ -2,16 +2,20 @@
 answer's ``implements`` field, :mod:`~tricklaw.model.replay.declaration`) or read from
 ``--declare FILE``; the run narrowed to it; and a disagreement told to be a declared
 departure (the engine follows its own stated rule for a dispute the disagreement turns
-on) rather than a failure."""
+on, and its answer is a reading's) rather than a failure, the game then played again to
+its end under that reading (:func:`follow`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from tricklaw.fuzz.cases import Case, Disagreement
+from tricklaw.fuzz.cases import Disagreement, Outcome
 from tricklaw.fuzz.engine import Engine, EngineError
+from tricklaw.fuzz.play import play_case
 from tricklaw.model.replay.declaration import Declaration, parse_declaration
+from tricklaw.model.replay.departure import candidates
 from tricklaw.spec.errors import TricklawError
 
 FIELD = "implements"
@@ -73,14 +77,93 @@ def narrow(
     return kept
 
 
-def departure(declaration: Declaration | None, case: Case, found: Disagreement) -> str | None:
-    """The declared own rule that explains ``found``, as ``DISPUTE: rule``; None when the
-    disagreement is a failure. Only an established citation (another reading of the
-    dispute changes the rules' answer here) excuses a disagreement."""
-    if declaration is None or not found.established:
-        return None
-    for dispute in found.disputes:
-        rule = declaration.own_rule(case.ruleset, dispute)
-        if rule is not None:
-            return f"{dispute}: {rule}"
-    return None
+@dataclass(frozen=True, slots=True)
+class Departed:
+    """One excused departure of a fuzz game: the dispute, the option and the reading
+    whose answer the engine gave, the engine's stated rule, and the disagreement."""
+
+    dispute: str
+    option: str
+    reading: str
+    rule: str
+    disagreement: Disagreement
+
+    @property
+    def text(self) -> str:
+        """``DISPUTE: rule``, as reports name the departure."""
+        return f"{self.dispute}: {self.rule}"
+
+
+def follow(
+    engine: Engine, declaration: Declaration | None, outcome: Outcome
+) -> tuple[Outcome, tuple[Departed, ...]]:
+    """The outcome of a case once each declared departure in it is followed, and those
+    departures.
+
+    A disagreement is a departure only when it turns on a dispute the engine declared as
+    its own rule (an established citation) and some reading of that dispute gives the
+    engine's answer (:func:`~tricklaw.model.replay.departure.candidates`: a rule stated
+    in words cannot be run, so nothing else is excused; the message of any other
+    disagreement on that dispute says so, with each reading's answer and the engine's).
+    The case is then played again from its start with the model under that reading
+    (``Case.readings``; the engine is told the same options as before), the same steps
+    and then new ones to the end of the game, so that every later answer is judged
+    against a consistent model, as ``tricklaw check --declare`` does
+    (:mod:`~tricklaw.model.replay.departure`). The outcome returned has no disagreement
+    when the engine agrees to the end; otherwise it is the disagreement found under the
+    readings followed (:func:`explained` says so in its message)."""
+    return _follow(engine, declaration, outcome, ())
+
+
+def explained(
+    declaration: Declaration | None, outcome: Outcome, departed: tuple[Departed, ...]
+) -> Outcome:
+    """``outcome`` (a failure, possibly shrunk), its disagreement's message saying why no
+    declared own rule excuses it (each reading's answer and the engine's) and, after
+    departures, which readings the model followed."""
+    found = outcome.disagreement
+    if found is None:
+        return outcome
+    message = found.message
+    if declaration is not None and found.citation is not None:
+        case = outcome.case
+        options, why = candidates(
+            declaration, case.game(), (found.citation, found.got), dict(case.readings), "the engine"
+        )
+        if why and not options:
+            message += f"; not a declared departure: {why}"
+    if departed:
+        under = ", ".join(f"{d.dispute} = {d.reading!r}" for d in departed)
+        where = ", ".join(f"step {d.disagreement.step + 1} ({d.dispute})" for d in departed)
+        message += (
+            f"; the model follows {under}: the reading(s) that the engine's declared own "
+            f"rule matched in the game as first played, at {where}"
+        )
+    return replace(outcome, disagreement=replace(found, message=message))
+
+
+def _follow(
+    engine: Engine,
+    declaration: Declaration | None,
+    outcome: Outcome,
+    departed: tuple[Departed, ...],
+) -> tuple[Outcome, tuple[Departed, ...]]:
+    found = outcome.disagreement
+    if declaration is None or found is None or found.citation is None:
+        return outcome, departed
+    case = outcome.case
+    options, _ = candidates(
+        declaration, case.game(), (found.citation, found.got), dict(case.readings), "the engine"
+    )
+    if not options:
+        return outcome, departed
+    first: tuple[Outcome, tuple[Departed, ...]] | None = None
+    for dispute, option, reading, rule in options:
+        step = Departed(dispute, option, reading, rule, found)
+        again = play_case(engine, replace(case, readings=(*case.readings, (option, reading))))
+        result = _follow(engine, declaration, again, (*departed, step))
+        if result[0].disagreement is None:
+            return result
+        first = first or result
+    assert first is not None
+    return first

@@ -40,6 +40,7 @@ def case_json(outcome: Outcome, engine: str) -> dict[str, Any]:
         "ruleset": case.ruleset,
         "players": case.players,
         "options": case.options,
+        **({"readings": dict(case.readings)} if case.readings else {}),
         "seed": case.seed,
         "deals": [deal_json(d, palette) for d in case.deals],
         "steps": [[c, p] for c, p in case.steps],
@@ -56,6 +57,10 @@ def case_from_json(data: Any, where: str) -> Case:
     try:
         ruleset = get_ruleset(data["ruleset"])
         game = ruleset.make_game(data["players"], data["options"])
+        readings = data.get("readings", {})
+        if not isinstance(readings, dict):
+            raise TypeError("readings")
+        ruleset.make_game(data["players"], {**data["options"], **readings})
         deals = tuple(
             parse_deal(raw, ruleset.palette, f"{where}: deals[{i}]")
             for i, raw in enumerate(data["deals"])
@@ -67,4 +72,12 @@ def case_from_json(data: Any, where: str) -> Case:
             raise TypeError("seed")
     except (KeyError, TypeError, ValueError) as exc:
         raise TricklawError(f"{where}: missing or malformed field {exc}") from None
-    return Case(ruleset.id, game.players, game.options.as_dict(), seed, deals, steps)
+    return Case(
+        ruleset.id,
+        game.players,
+        game.options.as_dict(),
+        seed,
+        deals,
+        steps,
+        readings=tuple(readings.items()),
+    )

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tricklaw.fuzz.cases import Outcome
-from tricklaw.fuzz.declared import departure, narrow, safe_declaration
+from tricklaw.fuzz.declared import Departed, explained, follow, narrow, safe_declaration
 from tricklaw.fuzz.engine import ENGINE_TIMEOUT, Engine
 from tricklaw.fuzz.games import new_case
 from tricklaw.fuzz.play import play_case
@@ -32,7 +32,9 @@ class Run:
     seconds: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
     departures: list[dict[str, Any]] = field(default_factory=list)
-    """Disagreements the engine declared: its own rule for a dispute they turn on."""
+    """Games whose disagreements the engine declared: its own rule for a dispute they
+    turn on, its answer a reading's, and the game agreeing to its end under that reading
+    (:func:`~tricklaw.fuzz.declared.follow`)."""
     declared: bool = False
     """Whether the engine declared what it implements (``hello`` or ``--declare``)."""
     notes: list[str] = field(default_factory=list)
@@ -92,29 +94,14 @@ def fuzz(
             if seconds is not None and time.perf_counter() - start > seconds:
                 break
             case = new_case(index, seed, rulesets, players, fixed, declaration=declaration)
-            outcome = play_case(engine, case)
+            outcome, departed = follow(engine, declaration, play_case(engine, case))
             run.games += 1
             run.actions += outcome.actions
             if progress is not None:
                 progress(run.games)
             if outcome.disagreement is None:
-                continue
-            own = departure(declaration, outcome.case, outcome.disagreement)
-            if own is not None:
-                report = case_json(outcome, command)  # not shrunk: nothing to mend
-                report["departure"] = own
-                report["game_index"] = index
-                report["run_seed"] = seed
-                run.departures.append(
-                    {
-                        "game_index": index,
-                        "ruleset": case.ruleset,
-                        "players": case.players,
-                        "rule": own,
-                        "disagreement": outcome.disagreement.as_json(),
-                        "report": report,
-                    }
-                )
+                if departed:
+                    run.departures.append(_departure(departed, outcome, command, index, seed))
                 continue
             if outcome.disagreement.kind == "protocol":  # the engine may be dead: start again
                 run.requests += engine.requests
@@ -123,7 +110,7 @@ def fuzz(
                 small, shrunk = outcome, False
             else:
                 small, shrunk = shrink(engine, outcome), True
-            report = case_json(small, command)
+            report = case_json(explained(declaration, small, departed), command)
             report["shrunk"] = shrunk
             report["game_index"] = index
             report["run_seed"] = seed
@@ -135,6 +122,28 @@ def fuzz(
         engine.close()
         run.seconds = time.perf_counter() - start
     return run
+
+
+def _departure(
+    departed: tuple[Departed, ...], outcome: Outcome, command: str, index: int, seed: int
+) -> dict[str, Any]:
+    """A game whose every disagreement was a declared departure that a reading explains,
+    as ``Run.departures`` lists it: the first departure, its case (not shrunk: nothing to
+    mend) with the readings the model followed."""
+    first = departed[0]
+    report = case_json(replace(outcome, disagreement=first.disagreement), command)
+    report["departure"] = "; ".join(d.text for d in departed)
+    report["game_index"] = index
+    report["run_seed"] = seed
+    return {
+        "game_index": index,
+        "ruleset": outcome.case.ruleset,
+        "players": outcome.case.players,
+        "rule": report["departure"],
+        "readings": {d.dispute: d.reading for d in departed},
+        "disagreement": first.disagreement.as_json(),
+        "report": report,
+    }
 
 
 def replay_case(command: str, path: str, timeout: float = ENGINE_TIMEOUT) -> Outcome:
