@@ -948,19 +948,17 @@ class _Sampling:
         self.file = path.open(encoding="utf-8")
         self.every = every
         self.samples: list[int] = []
+        self.lines = 0
 
-    def readline(self) -> str:
-        return self.file.readline()
+    def readline(self, size: int = -1) -> str:
+        if self.lines % self.every == 0:
+            gc.collect()
+            self.samples.append(tracemalloc.get_traced_memory()[0])
+        self.lines += 1
+        return self.file.readline(size)
 
-    def read(self) -> str:
-        return self.file.read()
-
-    def __iter__(self) -> Any:
-        for number, line in enumerate(self.file):
-            if number % self.every == 0:
-                gc.collect()
-                self.samples.append(tracemalloc.get_traced_memory()[0])
-            yield line
+    def read(self, size: int = -1) -> str:
+        return self.file.read(size)
 
 
 def _held_while_checking(path: Path) -> list[int]:
