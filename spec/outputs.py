@@ -11,15 +11,29 @@ from the file, ``tricklaw check - --convert g.json < g.json``, are caught too): 
 output for writing would empty the input before it is read. :func:`fresh_file` creates a
 new file under a name no earlier run used (``fuzz-3.json`` after ``fuzz-1``, ``fuzz-2``),
 atomically (``O_EXCL``), so a second run never overwrites the first one's cases.
+
+**Every file is written atomically** (:func:`write_atomically`, :func:`atomic_file` for a
+file written as the work goes, such as a JSON Lines log): into a temporary file in the
+same folder (``.NAME.XXXXXXXX.tmp``), flushed to disk (``fsync``), then renamed into
+place, and the folder flushed too. Interrupted at any point, a run leaves the old file or
+the new one, never half of either (a run killed outright may leave its hidden temporary
+file behind; the target is untouched). Two runs writing one file leave one run's whole
+file. A symbolic link is written through: the file it points to is replaced.
+:func:`write_new` does the same for a name that must not exist yet (``O_EXCL``'s promise:
+the temporary file is linked in under the name, which fails if it was taken).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from tricklaw.spec.errors import TricklawError
 
@@ -80,12 +94,30 @@ def check_output_folder(folder: str | Path, flag: str) -> None:
         raise TricklawError(f"cannot write to {folder} ({flag}): {exc.strerror}") from None
 
 
+def _first_free(folder: Path, stem: str, suffix: str) -> int:
+    numbers = [p.name[len(stem) + 1 : -len(suffix)] for p in folder.glob(f"{stem}-*{suffix}")]
+    used = [int(n) for n in numbers if n.isascii() and n.isdigit() and len(n) < 10]
+    return max(used, default=0) + 1
+
+
+def write_fresh(folder: Path, stem: str, suffix: str, text: str) -> Path:
+    """Write ``text`` to a new file ``folder/STEM-N.SUFFIX`` (``N`` as in
+    :func:`fresh_file`), atomically and never over an existing file; returns its path."""
+    number = _first_free(folder, stem, suffix)
+    while True:
+        candidate = folder / f"{stem}-{number}{suffix}"
+        try:
+            write_new(candidate, text)
+        except FileExistsError:
+            number += 1
+            continue
+        return candidate
+
+
 def fresh_file(folder: Path, stem: str, suffix: str) -> Path:
     """A new, empty file ``folder/STEM-N.SUFFIX`` with the smallest ``N`` (from 1) above
     every number already used there; created with ``O_EXCL``, so no file is overwritten."""
-    numbers = [p.name[len(stem) + 1 : -len(suffix)] for p in folder.glob(f"{stem}-*{suffix}")]
-    used = [int(n) for n in numbers if n.isascii() and n.isdigit() and len(n) < 10]
-    number = max(used, default=0) + 1
+    number = _first_free(folder, stem, suffix)
     while True:
         candidate = folder / f"{stem}-{number}{suffix}"
         try:
@@ -94,3 +126,96 @@ def fresh_file(folder: Path, stem: str, suffix: str) -> Path:
             number += 1
             continue
         return candidate
+
+
+def _fsync_folder(folder: str) -> None:
+    """Flush ``folder``'s entries to disk (a rename is durable once its folder is); where
+    a folder cannot be opened (some systems), nothing."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _mode_for(path: str) -> int:
+    """The permissions a new file at ``path`` gets: the old file's if there is one, else
+    what ``open`` would give (0o666 less the umask); ``mkstemp`` makes 0o600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def _temporary(path: str | Path, exclusive: bool) -> Iterator[int]:
+    """The descriptor of a temporary file in ``path``'s folder, which becomes ``path``
+    (flushed, renamed or, if ``exclusive``, linked into place) when the block ends
+    normally, and is removed when it raises."""
+    target = os.path.realpath(path)  # a symbolic link is written through
+    folder, name = os.path.split(target)
+    if exclusive and os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    try:
+        try:
+            os.fchmod(fd, _mode_for(target))
+            yield fd
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if exclusive:
+            os.link(temporary, target)  # fails if the name was taken meanwhile
+            os.unlink(temporary)
+        else:
+            os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _fsync_folder(folder)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | Path, *, exclusive: bool = False) -> Iterator[TextIO]:
+    """A text file (UTF-8) to write ``path`` through: the handle is a temporary file in
+    ``path``'s folder, which becomes ``path`` when the ``with`` block ends normally
+    (flushed and renamed into place) and is removed when it raises; ``path`` is untouched
+    until then. ``exclusive``: ``path`` must not exist (:class:`FileExistsError`, as
+    ``open(path, "x")``). Raises ``OSError``."""
+    with (
+        _temporary(path, exclusive) as fd,
+        os.fdopen(fd, "w", encoding="utf-8", closefd=False) as fh,
+    ):
+        yield fh
+
+
+def write_atomically(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically (see
+    :func:`atomic_file`), creating its folder if need be. Raises ``OSError``."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with _temporary(path, False) as fd, os.fdopen(fd, "wb", closefd=False) as fh:
+        fh.write(raw)
+
+
+def write_output(path: str | Path, data: str | bytes, what: str) -> None:
+    """:func:`write_atomically`, an ``OSError`` raised as :class:`TricklawError` in one
+    line (``cannot write WHAT to PATH: ...``, ``what`` such as ``the record (--record)``)."""
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        raise TricklawError(f"cannot write {what} to {path}: {exc.strerror}") from None
+
+
+def write_new(path: str | Path, text: str) -> None:
+    """Write ``text`` atomically to ``path``, which must not exist
+    (:class:`FileExistsError`: an earlier file is never overwritten). Raises ``OSError``."""
+    with atomic_file(path, exclusive=True) as handle:
+        handle.write(text)

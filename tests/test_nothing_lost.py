@@ -1,0 +1,129 @@
+"""Issue 43, item 2, "nothing lost": every file tricklaw writes is written atomically
+(:mod:`tricklaw.spec.outputs`), a cut log never checks as ``agrees``, no command removes
+or overwrites a file it did not write unless told ``--force``, and every input is read
+and every output path checked before any output is opened.
+
+The commands run in a subprocess (``python -m tricklaw``) from a temporary folder, so
+that the repository's own ``tricklaw/`` folder is not what is imported by accident.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tricklaw.spec.outputs import atomic_file, write_atomically, write_fresh, write_new
+
+
+def tricklaw(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -m tricklaw ARGS`` in ``cwd``: its exit status and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "tricklaw", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def one_error(proc: subprocess.CompletedProcess[str]) -> str:
+    """The one line of a refusal: exit status 2, no traceback, nothing on stdout."""
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+# --- the helper ---------------------------------------------------------------------------
+
+
+class Cut(BaseException):
+    """Stands for a run cut short (a signal, a full disk) while a file is written."""
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+
+    def cut(_fd: int) -> None:
+        raise Cut
+
+    monkeypatch.setattr(os, "fsync", cut)
+    with pytest.raises(Cut):
+        write_atomically(target, "new\n" * 1000)
+    with pytest.raises(Cut), atomic_file(target) as fh:
+        fh.write("half of a new ")
+        raise Cut
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    monkeypatch.undo()
+    write_atomically(target, "new\n")
+    assert target.read_text() == "new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_new_file_gets_the_usual_permissions_and_an_old_one_keeps_its_own(
+    tmp_path: Path,
+) -> None:
+    mask = os.umask(0o022)
+    try:
+        write_atomically(tmp_path / "new.txt", b"bytes")
+        assert (tmp_path / "new.txt").stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        write_atomically(kept, "new")
+        assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "new"
+    finally:
+        os.umask(mask)
+
+
+def test_a_link_is_written_through(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    (tmp_path / "link.json").symlink_to(real)
+    write_atomically(tmp_path / "link.json", "new")
+    assert (tmp_path / "link.json").is_symlink() and real.read_text() == "new"
+
+
+def test_write_new_and_write_fresh_never_overwrite(tmp_path: Path) -> None:
+    taken = tmp_path / "taken.smt2"
+    taken.write_text("mine")
+    with pytest.raises(FileExistsError):
+        write_new(taken, "theirs")
+    assert taken.read_text() == "mine"
+    (tmp_path / "case-1.json").write_text("first")
+    assert write_fresh(tmp_path, "case", ".json", "second").name == "case-2.json"
+    assert (tmp_path / "case-1.json").read_text() == "first"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "case-1.json",
+        "case-2.json",
+        "taken.smt2",
+    ]
+
+
+def test_play_record_replaces_the_file_rather_than_writing_into_it(tmp_path: Path) -> None:
+    """The record is a new file renamed over the old one (a new inode; the old file is
+    never emptied and written again), and no temporary file is left."""
+    target = tmp_path / "game.json"
+    target.write_text("old")
+    before = target.stat().st_ino
+    reader = target.open()  # a reader of the old file still reads the old file whole
+    proc = tricklaw(
+        "play", "sticheln", "-n", "3", "--seed", "1", "--record", str(target), cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(target.read_text())["format"] == "tricklaw-record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert target.stat().st_ino != before
+    with reader:
+        assert reader.read() == "old"
