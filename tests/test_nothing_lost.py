@@ -9,14 +9,21 @@ that the repository's own ``tricklaw/`` folder is not what is imported by accide
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tricklaw.check import check_lines, record_to_log
+from tricklaw.model.agents import play_random_game
+from tricklaw.model.record import to_record
+from tricklaw.model.replay.verdict import AGREES, UNREADABLE
+from tricklaw.model.rulesets import get_ruleset
 from tricklaw.spec.outputs import atomic_file, write_atomically, write_fresh, write_new
 
 
@@ -127,3 +134,84 @@ def test_play_record_replaces_the_file_rather_than_writing_into_it(tmp_path: Pat
     assert target.stat().st_ino != before
     with reader:
         assert reader.read() == "old"
+
+
+# --- logs: the end line -------------------------------------------------------------------
+
+STI = ("sticheln", 3, {"rounds": 2}, 5)
+
+
+def sticheln_record() -> dict[str, Any]:
+    game = get_ruleset(STI[0]).make_game(STI[1], STI[2])
+    record: dict[str, Any] = json.loads(json.dumps(to_record(play_random_game(game, 5), 5)))
+    return record
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return sticheln_record()
+
+
+@pytest.fixture(scope="module")
+def log(record: dict[str, Any]) -> list[str]:
+    return record_to_log(record)
+
+
+def test_a_log_says_where_it_ends(log: list[str]) -> None:
+    assert json.loads(log[0])["version"] == 2
+    assert json.loads(log[-1]) == {"end": {"lines": len(log) - 1}}
+    assert check_lines(iter(log)).status == AGREES
+    with_blanks = [log[0], "\n", *log[1:-1], "   \n", log[-1], "\n"]
+    assert check_lines(iter(with_blanks)).status == AGREES  # blank lines are not counted
+
+
+def test_a_log_cut_at_any_line_never_agrees(log: list[str]) -> None:
+    """Every prefix of a whole log, cut between lines or mid-line: before issue 43 each
+    one agreed ("a log may stop anywhere")."""
+    for cut in range(1, len(log)):
+        found = check_lines(iter(line + "\n" for line in log[:cut]))
+        assert found.status == UNREADABLE, (cut, found.message)
+        assert found.message.startswith("end: the log has no end line"), found.message
+    text = "".join(line + "\n" for line in log)
+    for cut in range(len(log[0]) + 1, len(text) - 1, 97):
+        found = check_lines(io.StringIO(text[:cut]))
+        assert found.status != AGREES, (cut, found.message)
+
+
+def test_the_end_line_counts_the_lines(log: list[str]) -> None:
+    trick = next(i for i, line in enumerate(log) if line.startswith('{"trick"'))
+    dropped = log[:trick] + log[trick + 1 :]  # trick lines are optional: it would agree
+    found = check_lines(iter(dropped))
+    assert found.status == UNREADABLE
+    assert f"end.lines: the end line counts {len(log) - 1} lines before it" in found.message
+    after = [*log, '{"seat": 0, "action": "R1"}']
+    found = check_lines(iter(after))
+    assert (found.status, found.message) == (
+        UNREADABLE,
+        f"line {len(log) + 1}: the log goes on after its end line",
+    )
+    bad = [*log[:-1], '{"end": {"lines": "all"}}']
+    assert "end.lines: 'all' is not of type 'integer'" in check_lines(iter(bad)).message
+
+
+def test_version_1_logs_are_still_read_but_have_no_end_line(log: list[str]) -> None:
+    old = [json.dumps({**json.loads(log[0]), "version": 1}), *log[1:-1]]
+    assert check_lines(iter(old)).status == AGREES
+    found = check_lines(iter([*old, log[-1]]))
+    assert found.status == UNREADABLE
+    assert "end: a version 1 log has no end line" in found.message
+    cut = "".join(line + "\n" for line in old)[:-10]  # mid-line: no line end, not JSON
+    found = check_lines(io.StringIO(cut))
+    assert found.status == UNREADABLE and "stops mid-line" in found.message
+
+
+def test_the_schema_knows_the_end_line(log: list[str]) -> None:
+    from jsonschema import Draft202012Validator
+
+    from tricklaw.model.schemas import schema
+
+    validator = Draft202012Validator(schema("log"))
+    for line in (log[0], log[-1], '{"end": {"lines": 3}}'):
+        assert not list(validator.iter_errors(json.loads(line))), line
+    assert list(validator.iter_errors({"end": {"lines": 0}}))
+    assert list(validator.iter_errors({"end": {"lines": 3, "actions": 2}}))

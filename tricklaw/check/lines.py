@@ -20,6 +20,7 @@ from typing import Any
 
 from tricklaw.check.log_format import (
     ACTION,
+    END,
     FORMAT,
     HEADER,
     ROUND,
@@ -72,7 +73,9 @@ def check_lines(
     implements (:func:`~tricklaw.model.replay.records.check_record`)."""
     checker: Checker | None = None
     number = 0
-    cut = ""
+    blank = 0  # blank lines, which the end line does not count
+    version = VERSION
+    closed = False  # the end line was read
     rest = iter(lines)
     try:
         for text in rest:
@@ -85,18 +88,30 @@ def check_lines(
                     emit({"seat": seat, "action": action})
                 continue
             if not text or text.isspace():
+                blank += 1
                 continue
-            if checker is not None and checker.ended:
-                raise UnreadableError("the log goes on after its totals line")
             try:
                 obj = _loads(text)
             except UnreadableError:
                 if checker is None or not _cut_off(text, rest):
                     raise
-                cut = f"; line {number} stops mid-line (a log may stop anywhere): not checked"
-                break
+                raise UnreadableError(
+                    "the log stops mid-line (no line end, not JSON): it was cut short "
+                    "or is still being written"
+                ) from None
             if checker is None:
                 checker = _header(obj, own_shuffle, declaration)
+                version = int(obj["version"])
+            elif "end" in obj:
+                _end(obj, version, number - 1 - blank)
+                for after in rest:  # the end line is the last
+                    number += 1
+                    if after and not after.isspace():
+                        raise UnreadableError("the log goes on after its end line")
+                closed = True
+                break
+            elif checker.ended:
+                raise UnreadableError("the log goes on after its totals line")
             elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
                 obj = _event(checker, obj)
             if emit is not None:
@@ -113,7 +128,33 @@ def check_lines(
         return verdict(UNREADABLE, f"not UTF-8 text ({reason})", checker, line=number + 1)
     if checker is None:
         return verdict(UNREADABLE, "the log is empty: it has no header line", None)
-    return verdict(AGREES, checker.summary() + cut, checker)
+    if version >= 2 and not closed:
+        return verdict(UNREADABLE, _no_end(number - blank), checker)
+    return verdict(AGREES, checker.summary(), checker)
+
+
+def _no_end(lines: int) -> str:
+    """The message for a version 2 log without its end line (``lines``: its lines)."""
+    return (
+        f'end: the log has no end line ({{"end": {{"lines": {lines}}}}} after its {lines} '
+        "lines): it was cut short or is still being written, so it is not checked"
+    )
+
+
+def _end(obj: dict[str, Any], version: int, before: int) -> None:
+    """Check the end line ``obj`` of a log of ``version`` with ``before`` lines before it
+    (blank lines not counted)."""
+    if version < 2:
+        raise UnreadableError(
+            f"end: a version {version} log has no end line (its header says version "
+            f'{version}; write "version": {VERSION})'
+        )
+    said = require(END, obj)["end"]["lines"]
+    if said != before:
+        raise UnreadableError(
+            f"end.lines: the end line counts {said} lines before it, the log has {before}: "
+            "lines were lost or added"
+        )
 
 
 def _cut_off(text: str, rest: Iterator[str]) -> bool:
