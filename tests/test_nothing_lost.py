@@ -12,14 +12,16 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tricklaw.check import check_lines, record_to_log
+from tricklaw.check import check_lines, check_path, record_to_log
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.record import to_record
 from tricklaw.model.replay.verdict import AGREES, UNREADABLE
@@ -215,3 +217,116 @@ def test_the_schema_knows_the_end_line(log: list[str]) -> None:
         assert not list(validator.iter_errors(json.loads(line))), line
     assert list(validator.iter_errors({"end": {"lines": 0}}))
     assert list(validator.iter_errors({"end": {"lines": 3, "actions": 2}}))
+
+
+# --- check --convert ----------------------------------------------------------------------
+
+
+def test_convert_writes_a_whole_log_that_checks(tmp_path: Path, record: dict[str, Any]) -> None:
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps(record))
+    out = tmp_path / "game.jsonl"
+    proc = tricklaw("check", str(source), "--convert", str(out), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().splitlines() == record_to_log(record)
+    again = tmp_path / "again.jsonl"  # a log converts to itself, version 1 to version 2
+    old = [
+        json.dumps({**json.loads(line), "version": 1}) if i == 0 else line
+        for i, line in enumerate(record_to_log(record)[:-1])
+    ]
+    (tmp_path / "old.jsonl").write_text("\n".join(old) + "\n")
+    proc = tricklaw("check", str(tmp_path / "old.jsonl"), "--convert", str(again), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert again.read_text() == out.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "again.jsonl",
+        "game.json",
+        "game.jsonl",
+        "old.jsonl",
+    ]
+
+
+def test_a_missing_input_leaves_the_output_untouched(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("precious\n")
+    proc = tricklaw("check", str(tmp_path / "missing.json"), "--convert", str(out), cwd=tmp_path)
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    assert out.read_text() == "precious\n"
+
+
+def test_a_record_that_does_not_agree_writes_nothing(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    wrong = json.loads(json.dumps(record))
+    wrong["totals"][0] += 1
+    source = tmp_path / "wrong.json"
+    source.write_text(json.dumps(wrong))
+    out = tmp_path / "out.jsonl"
+    out.write_text("precious\n")
+    proc = tricklaw("check", str(source), "--convert", str(out), cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout.startswith("diverges: ")
+    assert proc.stderr == f"tricklaw: note: check: --convert {out} is not written\n"
+    assert out.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "wrong.json"]
+
+
+def test_converting_onto_the_declare_file_is_refused(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps(record))
+    declare = tmp_path / "engine.json"
+    text = json.dumps({"rulesets": {"sticheln": {}}})
+    declare.write_text(text)
+    args = ("check", str(source), "--declare", str(declare))
+    assert tricklaw(*args, cwd=tmp_path).returncode == 0
+    line = one_error(tricklaw(*args, "--convert", str(declare), cwd=tmp_path))
+    assert line == (
+        f"tricklaw: error: check: --convert {declare} would overwrite the input "
+        f"({declare}) before it is read"
+    )
+    assert declare.read_text() == text
+
+
+def test_sigterm_during_convert_leaves_the_old_file(tmp_path: Path, log: list[str]) -> None:
+    """``check - --convert OUT`` reads a log from a pipe; half of it is sent, the run is
+    killed with SIGTERM while it waits for the rest: OUT holds its old content (before
+    issue 43 it was emptied and half written), and no half log is anywhere to be checked."""
+    out = tmp_path / "out.jsonl"
+    out.write_text("\n".join(log) + "\n")  # the old content: a whole log
+    old = out.read_text()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tricklaw", "check", "-", "--convert", str(out)],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write("".join(line + "\n" for line in log[: len(log) // 2]))
+        proc.stdin.flush()
+        deadline = time.monotonic() + 120
+        # Wait until the run has begun writing: its temporary file (today) or OUT itself
+        # (before issue 43, which opened OUT at once) is touched.
+        while time.monotonic() < deadline and proc.poll() is None:
+            started = [p for p in tmp_path.iterdir() if p.name != "out.jsonl"]
+            if started or out.read_text() != old:
+                break
+            time.sleep(0.05)
+        time.sleep(1.0)  # and it has read and written what it was given
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+    assert proc.returncode == -signal.SIGTERM
+    assert out.read_text() == old
+    assert check_path(str(out)).status == AGREES
+    for left in tmp_path.iterdir():  # a temporary file may be left, hidden, never whole
+        if left != out:
+            assert left.name.startswith(".out.jsonl.") and left.name.endswith(".tmp")
+            assert check_path(str(left)).status != AGREES
