@@ -26,6 +26,7 @@ from tricklaw.model.agents import play_random_game
 from tricklaw.model.record import to_record
 from tricklaw.model.replay.verdict import AGREES, UNREADABLE
 from tricklaw.model.rulesets import get_ruleset
+from tricklaw.spec import outputs
 from tricklaw.spec.outputs import atomic_file, write_atomically, write_fresh, write_new
 
 
@@ -330,3 +331,154 @@ def test_sigterm_during_convert_leaves_the_old_file(tmp_path: Path, log: list[st
         if left != out:
             assert left.name.startswith(".out.jsonl.") and left.name.endswith(".tmp")
             assert check_path(str(left)).status != AGREES
+
+
+# --- folders of output: vectors --out, page build -----------------------------------------
+
+
+def vector_names() -> list[str]:
+    from tricklaw.model.rulesets import RULESETS
+    from tricklaw.vectors.files import GENERATORS, file_name
+
+    per_ruleset = [file_name(kind, r) for r in RULESETS for kind in GENERATORS]
+    return ["index.json", "rng.json", *per_ruleset]
+
+
+@pytest.fixture
+def quick_vectors(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Stand-in vector files (generating the real ones takes minutes): the same names."""
+    from tricklaw.vectors import files
+
+    texts = {
+        f"v1/{name}": json.dumps({"format": "tricklaw-vectors", "name": name}) + "\n"
+        for name in vector_names()
+    }
+    monkeypatch.setattr(files, "generate", lambda: dict(texts))
+    return texts
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from tricklaw.cli import main
+
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_vectors_out_keeps_a_users_json(
+    tmp_path: Path, quick_vectors: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "v1"
+    folder.mkdir()
+    (folder / "notes.json").write_text('{"mine": true}')
+    status, out, err = run_main(["vectors", "--out", str(tmp_path)], capsys)
+    assert (status, out) == (2, "") and len(err.splitlines()) == 1
+    assert f"vectors: --out {folder} holds files that tricklaw did not write" in err
+    assert "--force" in err
+    assert [p.name for p in folder.iterdir()] == ["notes.json"]  # nothing written
+    status, out, err = run_main(["vectors", "--out", str(tmp_path), "--force"], capsys)
+    assert status == 0, err
+    assert (folder / "notes.json").read_text() == '{"mine": true}'  # kept, even so
+    assert {f"v1/{p.name}" for p in folder.glob("*.json")} == {*quick_vectors, "v1/notes.json"}
+    # Now the folder is tricklaw's (its marker): a second run needs no --force and still
+    # keeps the user's file, which has a name of its own.
+    assert run_main(["vectors", "--out", str(tmp_path)], capsys)[0] == 0
+    assert (folder / "notes.json").read_text() == '{"mine": true}'
+
+
+def test_vectors_out_refuses_to_overwrite_a_changed_or_foreign_file(
+    tmp_path: Path, quick_vectors: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "v1"
+    assert run_main(["vectors", "--out", str(tmp_path)], capsys)[0] == 0
+    assert (folder / outputs.MARKER).is_file()
+    (folder / "rng.json").write_text("my own rng notes")
+    status, _, err = run_main(["vectors", "--out", str(tmp_path)], capsys)
+    assert status == 2 and "rng.json was changed since tricklaw wrote it; it is kept" in err
+    assert (folder / "rng.json").read_text() == "my own rng notes"
+    (folder / "rng.json").unlink()
+    (folder / outputs.MARKER).unlink()
+    (folder / "rng.json").write_text("not a vector file")
+    status, _, err = run_main(["vectors", "--out", str(tmp_path)], capsys)
+    assert status == 2 and "holds files that tricklaw did not write" in err
+    assert (folder / "rng.json").read_text() == "not a vector file"
+
+
+def test_vectors_out_removes_only_its_own_stale_files(
+    tmp_path: Path,
+    quick_vectors: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tricklaw.vectors import files
+
+    folder = tmp_path / "v1"
+    older = {**quick_vectors, "v1/old.tricks.json": "{}\n", "v1/gone.tricks.json": "{}\n"}
+    monkeypatch.setattr(files, "generate", lambda: dict(older))
+    monkeypatch.setattr(files, "names", lambda: [k[3:] for k in older])
+    assert run_main(["vectors", "--out", str(tmp_path)], capsys)[0] == 0
+    monkeypatch.undo()
+    monkeypatch.setattr(files, "generate", lambda: dict(quick_vectors))
+    (folder / "gone.tricks.json").write_text('{"edited": "by the user"}\n')
+    assert run_main(["vectors", "--out", str(tmp_path)], capsys)[0] == 0
+    assert not (folder / "old.tricks.json").exists()  # tricklaw's, unchanged: removed
+    assert (folder / "gone.tricks.json").is_file()  # changed by the user: kept
+
+
+def test_the_vector_folder_in_the_repository_is_tricklaws_own() -> None:
+    """``tricklaw vectors`` in a checkout writes spec/vectors/v1 without --force: every
+    file there is tricklaw's by its marker or its ``format``; the names are the ones
+    generated."""
+    from tricklaw.vectors.files import names, own_folder
+
+    root = Path(__file__).resolve().parents[1] / "spec" / "vectors"
+    own_folder(root)  # raises if the folder holds a file tricklaw did not write
+    assert names() == vector_names()
+
+
+@pytest.fixture
+def stand_in_pyodide(tmp_path: Path) -> Path:
+    from tricklaw.page.build import PYODIDE_FILES
+
+    folder = tmp_path / "pyodide-package"
+    folder.mkdir()
+    for name in PYODIDE_FILES:
+        (folder / name).write_bytes(b"stand-in for " + name.encode())
+    return folder
+
+
+def test_page_build_refuses_a_folder_with_a_foreign_config_json(
+    tmp_path: Path, stand_in_pyodide: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "config.json").write_text('{"theme": "mine"}')
+    (out / "index.html").write_text("<h1>my site</h1>")
+    argv = ["page", "build", str(out), "--pyodide", str(stand_in_pyodide)]
+    status, stdout, err = run_main(argv, capsys)
+    assert (status, stdout) == (2, "") and len(err.splitlines()) == 1
+    assert "holds files that tricklaw did not write" in err and "--force" in err
+    assert (out / "config.json").read_text() == '{"theme": "mine"}'
+    assert (out / "index.html").read_text() == "<h1>my site</h1>"
+    assert sorted(p.name for p in out.iterdir()) == ["config.json", "index.html"]
+    status, stdout, err = run_main([*argv, "--force"], capsys)
+    assert status == 0 and stdout.startswith("page built"), err
+    assert json.loads((out / "config.json").read_text())["build"]
+
+
+def test_page_build_overwrites_its_own_build_and_nothing_else(
+    tmp_path: Path, stand_in_pyodide: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "page"
+    argv = ["page", "build", str(out), "--pyodide", str(stand_in_pyodide)]
+    assert run_main(argv, capsys)[0] == 0
+    marker = json.loads((out / outputs.MARKER).read_text())
+    assert marker["format"] == "tricklaw-output" and "pyodide/pyodide.mjs" in marker["files"]
+    (out / "notes.txt").write_text("mine")
+    assert run_main(argv, capsys)[0] == 0  # its own build again, a user's other file
+    assert (out / "notes.txt").read_text() == "mine"
+    (out / "index.html").write_text("<h1>edited</h1>")
+    status, _, err = run_main(argv, capsys)
+    assert status == 2 and "index.html was changed since tricklaw wrote it" in err
+    assert (out / "index.html").read_text() == "<h1>edited</h1>"
