@@ -482,3 +482,26 @@ def test_page_build_overwrites_its_own_build_and_nothing_else(
     status, _, err = run_main(argv, capsys)
     assert status == 2 and "index.html was changed since tricklaw wrote it" in err
     assert (out / "index.html").read_text() == "<h1>edited</h1>"
+
+
+# --- output paths are checked before the work ---------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--json", "--plot"])
+def test_impact_refuses_an_unwritable_output_before_playing(
+    tmp_path: Path,
+    flag: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tricklaw.impact import command
+
+    def study(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
+        raise AssertionError("the games were played before the output was checked")
+
+    monkeypatch.setattr(command, "study", study)
+    target = tmp_path / "no such folder" / "report.out"
+    argv = ["impact", "sticheln", "--players", "3", "--games", "1", flag, str(target)]
+    status, out, err = run_main(argv, capsys)
+    assert (status, out) == (2, "") and len(err.splitlines()) == 1, err
+    assert f"impact: {flag}" in err and str(target) in err
