@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tricklaw.spec.outputs import write_atomically
+
 REPO = Path(__file__).resolve().parents[1]
 SOURCE = ("tricklaw", "model", "proofs", "spec")
 RUN = ("shuffle-vectors", "findings-register", "rule-coverage", "skipped", "fail-fast")
@@ -119,7 +121,7 @@ def main() -> int:
     line = json.dumps(figures)
     print(line)
     if args.out:
-        Path(args.out).write_text(line + "\n", encoding="utf-8")
+        write_atomically(args.out, line + "\n")
     return 0
 
 

@@ -16,7 +16,8 @@ back).
 File names are deterministic: ``RULESET-PLAYERSp-OBLIGATION-READING-INDEX.smt2`` from
 the :func:`labelled` context (verify labels each (ruleset, players) step, the proofs
 their obligation and reading) and the query's index among those of the same label. A
-file is created, never overwritten (``open(..., "x")``). :func:`write_index` lists
+file is created, never overwritten, and written whole
+(:func:`tricklaw.spec.outputs.write_new`). :func:`write_index` lists
 every file with its expected answer in ``index.json``.
 """
 
@@ -35,6 +36,7 @@ import z3
 
 from tricklaw.proofs.smt2 import Command, script, tree_script
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import write_new
 
 LABEL_KEYS = ("ruleset", "players", "obligation", "reading")
 """The parts of a file name, in order."""
@@ -103,8 +105,7 @@ class Recorder:
         self, name: str, text: str, answer: str, names: list[str], extra: dict[str, Any]
     ) -> None:
         try:
-            with open(self.directory / name, "x", encoding="utf-8") as fh:
-                fh.write(text)
+            write_new(self.directory / name, text)
         except OSError as exc:
             raise TricklawError(f"cannot write {self.directory / name}: {exc.strerror}") from None
         self.entries.append({"file": name, "expected": answer, **extra, "names": names})
@@ -178,8 +179,7 @@ def write_index(directory: Path, entries: Sequence[dict[str, Any]]) -> None:
     """``index.json``: every file written, with its expected answer, in verify's order."""
     index = {"format": "tricklaw-smt2", "version": 1, "queries": list(entries)}
     try:
-        with open(directory / "index.json", "x", encoding="utf-8") as fh:
-            json.dump(index, fh, indent=1)
+        write_new(directory / "index.json", json.dumps(index, indent=1))
     except OSError as exc:
         raise TricklawError(f"cannot write {directory / 'index.json'}: {exc.strerror}") from None
 

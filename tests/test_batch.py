@@ -70,13 +70,14 @@ def _comparable(lines: list[str]) -> list[dict[str, Any]]:
     facts (the batch engine records who takes what, not why), and, for a game stopped at
     ``max_rounds``, without the next round's deal that the reference's state has begun."""
     objects = [json.loads(line) for line in lines]
+    assert objects.pop() == {"end": {"lines": len(objects)}}  # counted again below
     for obj in objects:
         if "trick" in obj:
             obj["trick"].pop("clauses", None)
             obj["trick"].pop("facts", None)
     if not objects[-1].get("complete", True) and "round" in objects[-2]:
         del objects[-2]
-    return objects
+    return [*objects, {"end": {"lines": len(objects)}}]
 
 
 def compare(ruleset: str, players: int, options: dict[str, Any], seeds: range) -> int:

@@ -27,6 +27,7 @@ from tricklaw.page import api, build
 from tricklaw.page.files import page_file
 from tricklaw.spec import load_registry, parse_registry
 from tricklaw.spec.errors import SpecError
+from tricklaw.spec.outputs import MARKER
 
 
 def cli_json(*args: str) -> Any:
@@ -249,8 +250,10 @@ def test_the_build_command_answers_in_json(
     assert args.func(args) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["status"] == "built" and answer["folder"] == str(out)
-    assert answer["files"] == len([p for p in out.rglob("*") if p.is_file()])
-    assert answer["bytes"] == sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    page = [p for p in out.rglob("*") if p.is_file() and p.name != MARKER]  # the page's
+    assert answer["files"] == len(page)
+    assert answer["bytes"] == sum(p.stat().st_size for p in page)
+    assert (out / MARKER).is_file()  # what tricklaw wrote (tests/test_nothing_lost.py)
 
 
 def test_the_build_says_what_is_missing(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ from tricklaw.plugins import load_plugins
 from tricklaw.spec import load_registry
 from tricklaw.spec.errors import CheckFailedError, RecordError, TricklawError, clip
 from tricklaw.spec.json_text import JsonTextError, read_text
-from tricklaw.spec.outputs import check_output_file
+from tricklaw.spec.outputs import check_output_file, write_output
 
 EXIT_OK = 0
 """Exit status: the command did its work, and every check it made passed."""
@@ -194,13 +194,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.record == "-":
             _out(text)
             return 0
-        try:
-            with open(args.record, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
-        except OSError as exc:
-            raise TricklawError(
-                f"cannot write the record to {args.record}: {exc.strerror}"
-            ) from None
+        write_output(args.record, text + "\n", "the record")
     if args.json:
         _out(json.dumps(_game_summary(state, args.seed)))
     else:

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from tricklaw.spec.errors import TricklawError
-from tricklaw.spec.outputs import check_output_file, check_output_folder
+from tricklaw.spec.outputs import check_output_file, check_output_folder, write_output
 from tricklaw.spec.proved_bounds import PATH
 
 
@@ -60,11 +60,7 @@ def cmd_bounds(args: argparse.Namespace) -> int:
     check_output_folder(target.parent, "--out")
     check_output_file(str(target), "--out", "the bounds")
     text = artifact.generate(ids)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise TricklawError(f"cannot write {target}: {exc.strerror}") from None
+    write_output(target, text, "the bounds (--out)")
     size = len(text.encode("utf-8"))
     if args.json:
         _json({"status": "written", "file": str(target), "bytes": size})

@@ -39,8 +39,11 @@ from tricklaw.spec.errors import RecordDivergesError, RecordError
 
 Emit = Callable[[dict[str, Any]], None]
 """Receives each event once it is checked, as a JSON Lines log object."""
-LOG_FORMAT, LOG_VERSION = "tricklaw-log", 1
-"""The header of the JSON Lines log that ``emit`` receives (:mod:`tricklaw.check`)."""
+LOG_FORMAT, LOG_VERSION = "tricklaw-log", 2
+"""The header of the JSON Lines log that ``emit`` receives (:mod:`tricklaw.check`). Version
+2 logs end with an end line (``{"end": {"lines": N}}``), which the writer of the log adds
+once every event is written (:class:`tricklaw.check.convert.LogWriter`); ``emit`` never
+receives it."""
 
 
 def check_record(

@@ -5,7 +5,8 @@ engine's and they can be compared line by line with the reference's logs.
 Each game's log has the header, each round's deal (hands in dealt order), every action,
 every trick's leader, cards, winner and taken cards, and each round's scores, first leader,
 facts and running totals; then the final totals (with the winners, named by the
-reference's :meth:`~tricklaw.model.ruleset.Ruleset.winners`, when the game is complete).
+reference's :meth:`~tricklaw.model.ruleset.Ruleset.winners`, when the game is complete)
+and the end line.
 """
 
 from __future__ import annotations
@@ -111,4 +112,5 @@ def game_log(game: Game, chunk: Chunk, g: int) -> list[str]:
         end["winners"] = list(game.ruleset.winners(game, tuple(totals)))
     end["complete"] = bool(chunk.complete[g])
     lines.append(_line(end))
+    lines.append(_line({"end": {"lines": len(lines)}}))  # the log is whole (version 2)
     return lines

@@ -21,6 +21,7 @@ from typing import Any
 
 from tricklaw.check.log_format import (
     ACTION,
+    END,
     FORMAT,
     HEADER,
     ROUND,
@@ -143,7 +144,9 @@ def _checked(
     ``fixed``): the verdict, the divergence that ended it (if one did), and the checker."""
     checker: Checker | None = None
     number = 0
-    cut = ""
+    blank = 0  # blank lines, which the end line does not count
+    version = VERSION
+    closed = False  # the end line was read
     try:
         for text in rest:
             number += 1
@@ -155,18 +158,30 @@ def _checked(
                     emit({"seat": seat, "action": action})
                 continue
             if not text or text.isspace():
+                blank += 1
                 continue
-            if checker is not None and checker.ended:
-                raise UnreadableError("the log goes on after its totals line")
             try:
                 obj = _loads(text)
             except UnreadableError:
                 if checker is None or not _cut_off(text, rest):
                     raise
-                cut = f"; line {number} stops mid-line (a log may stop anywhere): not checked"
-                break
+                raise UnreadableError(
+                    "the log stops mid-line (no line end, not JSON): it was cut short "
+                    "or is still being written"
+                ) from None
             if checker is None:
                 checker = _header(obj, own_shuffle, declaration, fixed)
+                version = int(obj["version"])
+            elif "end" in obj:
+                _end(obj, version, number - 1 - blank)
+                for after in rest:  # the end line is the last
+                    number += 1
+                    if after and not after.isspace():
+                        raise UnreadableError("the log goes on after its end line")
+                closed = True
+                break
+            elif checker.ended:
+                raise UnreadableError("the log goes on after its totals line")
             elif len(obj) != 1 or not checker.trick_as_written(obj.get("trick")):
                 obj = _event(checker, obj)
             if emit is not None:
@@ -184,7 +199,33 @@ def _checked(
         return found, None, checker
     if checker is None:
         return verdict(UNREADABLE, "the log is empty: it has no header line", None), None, None
-    return verdict(AGREES, checker.summary() + cut, checker), None, checker
+    if version >= 2 and not closed:
+        return verdict(UNREADABLE, _no_end(number - blank), checker), None, checker
+    return verdict(AGREES, checker.summary(), checker), None, checker
+
+
+def _no_end(lines: int) -> str:
+    """The message for a version 2 log without its end line (``lines``: its lines)."""
+    return (
+        f'end: the log has no end line ({{"end": {{"lines": {lines}}}}} after its {lines} '
+        "lines): it was cut short or is still being written, so it is not checked"
+    )
+
+
+def _end(obj: dict[str, Any], version: int, before: int) -> None:
+    """Check the end line ``obj`` of a log of ``version`` with ``before`` lines before it
+    (blank lines not counted)."""
+    if version < 2:
+        raise UnreadableError(
+            f"end: a version {version} log has no end line (its header says version "
+            f'{version}; write "version": {VERSION})'
+        )
+    said = require(END, obj)["end"]["lines"]
+    if said != before:
+        raise UnreadableError(
+            f"end.lines: the end line counts {said} lines before it, the log has {before}: "
+            "lines were lost or added"
+        )
 
 
 def _cut_off(text: str, rest: Iterator[str]) -> bool:

@@ -1,10 +1,10 @@
 """The JSON Lines game log (``spec/log.schema.json``): its format, and its kinds of line.
 
-**The JSON Lines log** (``"format": "tricklaw-log"``, ``"version": 1``). One JSON object
+**The JSON Lines log** (``"format": "tricklaw-log"``, ``"version": 2``). One JSON object
 per line, written as the game goes; blank lines are ignored. The first line is the
-header; the events follow::
+header; the events follow, and the end line closes the log::
 
-    {"format": "tricklaw-log", "version": 1, "ruleset": "sticheln", "players": 4,
+    {"format": "tricklaw-log", "version": 2, "ruleset": "sticheln", "players": 4,
      "options": {"rounds": 2}, "seed": 7}
     {"round": 0, "deal": {"hands": [["G4", "B7", ...], ...]}}
     {"seat": 0, "action": "select G2"}
@@ -17,6 +17,7 @@ header; the events follow::
     {"round": 1, "deal": {...}}
     ...
     {"totals": [-15, -6, -17, -30], "winners": [1], "complete": true}
+    {"end": {"lines": 134}}
 
 ``options`` may name only some options (the others take their defaults) and ``seed`` may
 be ``null`` or absent. Each event is told by its key:
@@ -36,11 +37,19 @@ be ``null`` or absent. Each event is told by its key:
   ``facts`` are checked too.
 * ``{"totals": [...]}`` ends the log, with optional ``winners`` and ``complete``.
 
-Round lines are required; every other line is optional, and the checker checks what the
-log gives. A log may stop anywhere: the game so far is checked. That includes a log cut
-off mid-line (its writer crashed or is still writing): a last line without its line end
-that is not JSON is where the log stops, and the verdict says it was not checked; any
-other line that is not JSON makes the log unreadable. Every line must match
+* ``{"end": {"lines": N}}`` (version 2) is the log's last line: ``N`` is the number of
+  lines before it, the header included and blank lines not counted. It says the log is
+  whole, not that the game is over.
+
+Round lines are required; every other event line is optional, and the checker checks
+what the log gives. The game may stop anywhere (a log of a game in progress): the game
+so far is checked. **The file may not** (issue 43): a version 2 log without its end line,
+or whose end line counts other lines than it has, was cut short (its writer crashed or
+is still writing) and is unreadable (exit 2, ``end: the log has no end line ...``), so a
+log cut short never checks as ``agrees``. A version 1 log has no end line; it is still
+read, but one whose last line stops mid-line (no line end, not JSON) is unreadable too.
+A version 1 log cut between two lines cannot be told from a whole one: write version 2.
+Any other line that is not JSON makes the log unreadable. Every line must match
 the schema's definition of its kind (:data:`KINDS`); the first field that does not makes
 the log unreadable, with the schema's message.
 
@@ -61,7 +70,9 @@ from tricklaw.model.schemas import schema
 FORMAT: Final = LOG_FORMAT
 """The header's ``format``."""
 VERSION: Final = LOG_VERSION
-"""The header's ``version``: the one this tricklaw reads."""
+"""The header's ``version`` that tricklaw writes (2: with an end line)."""
+VERSIONS: Final = (1, LOG_VERSION)
+"""The versions this tricklaw reads (1: without an end line)."""
 
 HEADER: Final = "header"
 ROUND: Final = "round"
@@ -69,7 +80,8 @@ ACTION: Final = "action"
 TRICK: Final = "trick_line"
 SCORES: Final = "scores"
 TOTALS: Final = "totals"
-KINDS = (HEADER, ROUND, ACTION, TRICK, SCORES, TOTALS)
+END: Final = "end"
+KINDS = (HEADER, ROUND, ACTION, TRICK, SCORES, TOTALS, END)
 """The kinds of line: each is a definition (``$defs``) of the log schema."""
 
 
@@ -91,4 +103,6 @@ def kind_of(obj: dict[str, Any]) -> str | None:
         return SCORES
     if "totals" in obj:
         return TOTALS
+    if "end" in obj:
+        return END
     return None

@@ -19,13 +19,14 @@ from typing import Any
 
 from tricklaw.check.log_format import (
     ACTION,
+    END,
     FORMAT,
     HEADER,
     ROUND,
     SCORES,
     TOTALS,
     TRICK,
-    VERSION,
+    VERSIONS,
     keys,
 )
 from tricklaw.model.replay.tricks import TRICK_KEYS
@@ -68,7 +69,7 @@ def _header(obj: dict[str, Any]) -> bool:
         HEADER_KEYS.issuperset(obj)
         and obj.get("format") == FORMAT
         and type(obj.get("version")) is int
-        and obj["version"] == VERSION
+        and obj["version"] in VERSIONS
         and type(ruleset) is str
         and ruleset != ""
         and type(players) is int
@@ -156,6 +157,17 @@ def _totals(obj: dict[str, Any]) -> bool:
     )
 
 
+def _end(obj: dict[str, Any]) -> bool:
+    end = obj.get("end")
+    return (
+        len(obj) == 1
+        and type(end) is dict
+        and len(end) == 1
+        and type(end.get("lines")) is int
+        and end["lines"] >= 1
+    )
+
+
 WELL_FORMED: dict[str, Callable[[dict[str, Any]], bool]] = {
     HEADER: _header,
     ROUND: _round,
@@ -163,6 +175,7 @@ WELL_FORMED: dict[str, Callable[[dict[str, Any]], bool]] = {
     TRICK: _trick_line,
     SCORES: _scores,
     TOTALS: _totals,
+    END: _end,
 }
 """The fast plain test of each kind of line."""
 

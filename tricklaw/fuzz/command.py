@@ -17,7 +17,7 @@ from tricklaw.model.options import parse_option_args
 from tricklaw.model.replay.declaration import read_declaration
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
-from tricklaw.spec.outputs import check_output_folder, fresh_file
+from tricklaw.spec.outputs import check_output_folder, write_fresh
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -121,8 +121,8 @@ def _write_case(out: Path, prefix: str, report: dict[str, Any]) -> Path:
     """Write a case report into ``out`` as ``PREFIX-N.json`` (a name no earlier run used)."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        path = fresh_file(out, prefix, ".json")  # never an earlier run's case
-        path.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+        # never an earlier run's case, and never half of one
+        path = write_fresh(out, prefix, ".json", json.dumps(report, indent=1) + "\n")
     except OSError as exc:
         raise TricklawError(f"fuzz: cannot write to {out}: {exc.strerror}") from None
     return path

@@ -20,10 +20,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tricklaw.impact.plot import check_plotting
 from tricklaw.impact.run import study
 from tricklaw.impact.study import AGENTS, ENGINES, MEASURES, Step, cases
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import check_output_file, write_output
 
 
 def add_parser(sub: Any, run: Callable[[argparse.Namespace], int] | None = None) -> None:
@@ -80,6 +82,16 @@ def cmd_impact(args: argparse.Namespace, extra: Mapping[str, Step] | None = None
     chosen = cases(ids, args.players, args.dispute, agents)
     if not chosen:
         raise TricklawError("no dispute with readings matches (see `tricklaw rulesets`)")
+    # The outputs are checked before the games are played, not after.
+    if args.json_path and args.json_path != "-":
+        check_output_file(args.json_path, "impact: --json", "the report")
+    if args.plot:
+        if args.plot == "-":
+            raise TricklawError("impact: --plot - : the figure is written to a file, not stdout")
+        check_output_file(args.plot, "impact: --plot", "the figure")
+        if args.plot == args.json_path:
+            raise TricklawError(f"impact: --plot {args.plot} is also the --json file")
+        check_plotting()
     report = study(
         chosen,
         args.games,
@@ -94,11 +106,16 @@ def cmd_impact(args: argparse.Namespace, extra: Mapping[str, Step] | None = None
         if args.json_path == "-":
             sys.stdout.write(text + "\n")
         else:
-            Path(args.json_path).write_text(text + "\n", encoding="utf-8")
+            write_output(args.json_path, text + "\n", "impact: the report (--json)")
     if args.plot:
-        from tricklaw.impact.plot import write_svg
+        from tricklaw.impact.plot import write_svg  # matplotlib: only when asked
 
-        write_svg(report, Path(args.plot))
+        try:
+            write_svg(report, Path(args.plot))
+        except OSError as exc:
+            raise TricklawError(
+                f"impact: cannot write {args.plot} (--plot): {exc.strerror}"
+            ) from None
     if args.json_path != "-":
         for line in table(report):
             sys.stdout.write(line + "\n")

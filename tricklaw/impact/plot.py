@@ -4,10 +4,21 @@ Wilson interval as an error bar, one row per case, one colour per agent."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import write_atomically
+
+
+def check_plotting() -> None:
+    """Raise :class:`TricklawError` unless matplotlib can be imported (``--plot`` is
+    refused before the games are played, not after)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise TricklawError("--plot needs matplotlib: pip install matplotlib")
 
 
 def write_svg(report: dict[str, Any], path: Path, measure: str = "winner") -> None:
@@ -44,5 +55,7 @@ def _draw(plt: Any, path: Path, measure: str, report: dict[str, Any], rows: list
     ax.set_xlabel(f"pairs whose {measure} differs (%), 95% Wilson interval")
     ax.set_title(f"{report['games']} paired games per case, seeds from {report['seed']}")
     fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
+    image = io.BytesIO()
+    fig.savefig(image, format="svg", metadata={"Date": None})
     plt.close(fig)
+    write_atomically(path, image.getvalue())

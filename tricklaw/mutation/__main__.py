@@ -25,6 +25,7 @@ from pathlib import Path
 from tricklaw.mutation.mutants import Mutant, generate, load_mutants
 from tricklaw.mutation.runner import run, summary
 from tricklaw.mutation.verdicts import Settings
+from tricklaw.spec.outputs import write_atomically
 
 
 def select(
@@ -146,8 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     for e in report["errors"]:
         print(f"ERROR {e['id']}: {e['killed_by'][0]['detail'] if e['killed_by'] else ''}")
     if args.json_path:
-        with open(args.json_path, "w", encoding="utf-8") as fh:
-            json.dump({**report, "results": [asdict(r) for r in results]}, fh, indent=1)
+        write_atomically(
+            args.json_path,
+            json.dumps({**report, "results": [asdict(r) for r in results]}, indent=1),
+        )
     return 1 if report["survivors"] or report["errors"] else 0
 
 

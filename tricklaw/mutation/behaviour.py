@@ -74,6 +74,7 @@ from tricklaw.model.rulesets import RULESETS
 from tricklaw.model.state import Game, RoundLog
 from tricklaw.proofs.combinations import pairwise_readings
 from tricklaw.spec.errors import OptionError
+from tricklaw.spec.outputs import write_atomically
 from tricklaw.vectors.profiles import profile_of
 
 GAMES = 3
@@ -375,8 +376,7 @@ def main(argv: list[str]) -> int:
         if base is None
         else {rid: differing(RULESETS[rid], base.get(rid, {})) for rid in every}
     )
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(result, fh)
+    write_atomically(args.out, json.dumps(result))
     return 0
 
 

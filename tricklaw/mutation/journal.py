@@ -43,6 +43,7 @@ from typing import Any, TextIO
 
 from tricklaw.mutation.verdicts import Settings
 from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import atomic_file
 
 VERSION = 1
 """The journal format's version (the first line's ``journal``)."""
@@ -234,7 +235,7 @@ def write_record(journal: Path, out: Path) -> Contents:
     written (its ``fingerprint`` empty)."""
     got = read(journal)
     results = {key: _trimmed(entry) for key, entry in got.results.items()}
-    with out.open("w", encoding="utf-8") as handle:
+    with atomic_file(out) as handle:
         _write(handle, got.head)
         for ruleset, seconds in got.baseline.items():
             _write(handle, {"baseline": ruleset, "seconds": seconds})

@@ -68,6 +68,7 @@ from tricklaw.mutation.verdicts import (
     strength,
     verify,
 )
+from tricklaw.spec.outputs import write_atomically
 
 IGNORE = shutil.ignore_patterns(".*", "docs", "__pycache__", "*.egg-info", "build", "node_modules")
 """What a mutant's copy leaves out: hidden folders (git, the virtual environment, caches),
@@ -139,7 +140,7 @@ def differing(
     rulesets: :func:`tricklaw.mutation.behaviour.differing`, the first few only), or why
     there are none to tell."""
     against = tree.parent / "baseline.json"
-    against.write_text(json.dumps(baseline), encoding="utf-8")
+    write_atomically(against, json.dumps(baseline))
     got = _behaviour_run(tree, list(baseline), settings, against)
     return got if isinstance(got, str) else {rid: list(keys) for rid, keys in got.items()}
 

@@ -14,7 +14,9 @@ What goes in:
   :mod:`tricklaw.page.api`;
 * ``config.json``: the docs' address for clause links and the build's identity; the
   service worker's cache is named after a hash of every file, so a new build replaces the
-  old cache.
+  old cache;
+* ``.tricklaw-output``: the marker of tricklaw's output (the files written and their
+  SHA-256), so that a later build overwrites only its own files.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 
 import tricklaw
 from tricklaw.spec.errors import TricklawError
-from tricklaw.spec.outputs import check_output_folder
+from tricklaw.spec.outputs import OwnFolder
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -105,17 +107,29 @@ def static_files() -> dict[str, bytes]:
     return {item.name: item.read_bytes() for item in folder.iterdir() if item.is_file()}
 
 
-def build_page(out: Path, pyodide: Path | None = None, docs_url: str = "") -> dict[str, Any]:
-    """Write the page into ``out`` (created; files of an earlier build are replaced).
-    ``docs_url``: the docs site's root, relative to the page or absolute, for the clause
-    links (empty: no links). Returns the build's summary (files and sizes)."""
+def page_names() -> list[str]:
+    """The names of the files a build writes (paths under the folder)."""
+    fixed = ["tricklaw.zip", "config.json", *(f"pyodide/{n}" for n in PYODIDE_FILES)]
+    return [*static_files(), *fixed]
+
+
+def build_page(
+    out: Path, pyodide: Path | None = None, docs_url: str = "", *, force: bool = False
+) -> dict[str, Any]:
+    """Write the page into ``out`` (created; files of an earlier build are replaced, each
+    atomically). ``docs_url``: the docs site's root, relative to the page or absolute, for
+    the clause links (empty: no links). Returns the build's summary (files and sizes).
+    ``out`` must be new, empty or an earlier build's (its marker ``.tricklaw-output``
+    lists the files and their SHA-256): a file tricklaw did not write is never
+    overwritten unless ``force`` (:class:`~tricklaw.spec.outputs.OwnFolder`)."""
     runtime = pyodide or find_pyodide()
     if runtime is None or not all((runtime / f).is_file() for f in PYODIDE_FILES):
         raise TricklawError(
             "page: Pyodide is missing: run 'npm ci' in the repository root (it installs the "
             "npm package pyodide into node_modules/), or give --pyodide DIR"
         )
-    out.mkdir(parents=True, exist_ok=True)
+    own = OwnFolder(out, "page", "OUT", force=force)
+    own.claim(page_names())
     files: dict[str, bytes] = {name: data for name, data in static_files().items()}
     files["tricklaw.zip"] = pack_sources()
     for name in PYODIDE_FILES:
@@ -134,10 +148,10 @@ def build_page(out: Path, pyodide: Path | None = None, docs_url: str = "") -> di
         .replace(b"__BUILD__", build_id.encode())
         .replace(b"__FILES__", json.dumps(["./", *cached]).encode())
     )
-    for name, data in files.items():
-        target = out / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    try:
+        own.write(files)
+    except OSError as exc:
+        raise TricklawError(f"page: cannot write the page to {out}: {exc.strerror}") from None
     return {"out": str(out), "build": build_id, "bytes": {k: len(v) for k, v in files.items()}}
 
 
@@ -146,16 +160,7 @@ def cmd_page(args: argparse.Namespace) -> int:
     pyodide = Path(args.pyodide) if args.pyodide else None
     if pyodide is not None and not pyodide.is_dir():
         raise TricklawError(f"page: --pyodide {args.pyodide} is not a folder")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise TricklawError(f"page: OUT {args.out} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / "config.json").is_file():
-        raise TricklawError(
-            f"page: OUT {args.out} holds files that are not an earlier page build; "
-            "give a new or empty folder (nothing is overwritten)"
-        )
-    check_output_folder(out, "OUT")
-    summary = build_page(Path(args.out), pyodide, args.docs_url)
+    summary = build_page(Path(args.out), pyodide, args.docs_url, force=args.force)
     total = sum(summary["bytes"].values())
     if args.json:
         answer = {"status": "built", "folder": summary["out"], "build": summary["build"]}
@@ -179,6 +184,12 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     b.add_argument("--pyodide", help="the npm pyodide package's folder (default: node_modules)")
     b.add_argument(
         "--docs-url", default="", help="the docs site's root, for the clause links (default none)"
+    )
+    b.add_argument(
+        "--force",
+        action="store_true",
+        help="write into OUT even if it holds files tricklaw did not write (or that were "
+        "changed since), overwriting those with a page file's name; others are kept",
     )
     b.add_argument(
         "--json",

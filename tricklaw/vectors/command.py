@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-from tricklaw.spec.outputs import check_output_folder
 from tricklaw.vectors.cases import VectorError
-from tricklaw.vectors.files import FOLDER, check, generate, write
+from tricklaw.vectors.files import FOLDER, check, generate, own_folder, write
 
 
 def _default_out() -> Path | None:
@@ -41,8 +40,8 @@ def cmd_vectors(args: argparse.Namespace) -> int:
         return 1 if problem else 0
     if out is None:
         raise VectorError("no spec/ folder here: run from the repository root or give --out DIR")
-    check_output_folder(out / FOLDER, "--out")
-    files = write(out)
+    own = own_folder(out, force=args.force)  # before the work: a user's files are kept
+    files = write(out, own)
     size = sum(len(t.encode("utf-8")) for t in files.values())
     if args.json:
         _json(
@@ -67,6 +66,13 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         help="the vectors folder; files go to DIR/v1 (default: spec/vectors under the "
         "current folder, the repository root)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write into DIR/v1 even if it holds files tricklaw did not write (or that "
+        "were changed since), overwriting those with a vector file's name; other files "
+        "are never removed",
     )
     p.add_argument(
         "--check",

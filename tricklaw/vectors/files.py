@@ -14,6 +14,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import RULESETS
 from tricklaw.spec import json_text, load_registry
 from tricklaw.spec.json_text import JsonTextError
+from tricklaw.spec.outputs import OwnFolder
 from tricklaw.vectors.cases import Json, VectorError
 from tricklaw.vectors.deals import deal_cases
 from tricklaw.vectors.games import game_cases
@@ -150,18 +151,44 @@ def generate() -> dict[str, str]:
     return dict(_generate())
 
 
-def write(out: Path) -> dict[str, str]:
-    """Generate the vectors into ``out`` (``out/v1/...``), removing stale ``.json`` files
-    of the version folder; returns what was written."""
+def names() -> list[str]:
+    """The names of the files of the version folder, without generating them."""
+    per_ruleset = [file_name(kind, r) for r in RULESETS for kind in GENERATORS]
+    return ["index.json", file_name("rng", None), *per_ruleset]
+
+
+def is_vector_file(path: Path) -> bool:
+    """Whether ``path`` is a vector file or index by its content (``format``): tricklaw's
+    output, even in a folder written before the marker (``.tricklaw-output``) was."""
+    if path.suffix != ".json":
+        return False
+    try:
+        head = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(head, dict) and head.get("format") in (FORMAT, INDEX_FORMAT)
+
+
+def own_folder(out: Path, *, force: bool = False) -> OwnFolder:
+    """The version folder ``out/v1`` as tricklaw's output, claimed: a folder holding a
+    file that tricklaw did not write (or that was changed since) is refused unless
+    ``force`` (:class:`~tricklaw.spec.outputs.OwnFolder`). Call it before the work."""
+    own = OwnFolder(out / FOLDER, "vectors", "--out", force=force, recognise=is_vector_file)
+    own.claim(names())
+    return own
+
+
+def write(out: Path, own: OwnFolder | None = None) -> dict[str, str]:
+    """Generate the vectors into ``out`` (``out/v1/...``), each file atomically, and remove
+    the files an earlier run wrote there that are no longer generated (only those the
+    marker lists, unchanged: a user's file is never removed); returns what was written.
+    ``own``: the folder as :func:`own_folder` claimed it (claimed here if not given)."""
+    own = own or own_folder(out)
     files = generate()
     folder = out / FOLDER
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in sorted(folder.glob("*.json")):
-            if f"{FOLDER}/{stale.name}" not in files:
-                stale.unlink()
-        for path, text in files.items():
-            (out / path).write_text(text, encoding="utf-8")
+        own.write({path.removeprefix(f"{FOLDER}/"): text for path, text in files.items()})
+        own.remove(own.stale(names()))
     except OSError as exc:
         raise VectorError(f"cannot write the vectors to {folder}: {exc.strerror}") from None
     return files

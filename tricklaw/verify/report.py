@@ -22,7 +22,7 @@ from tricklaw.proofs.statuses import (
     UNKNOWN,
     legend,
 )
-from tricklaw.spec.errors import TricklawError
+from tricklaw.spec.outputs import write_output
 from tricklaw.spec.proved_bounds import MAX, MIN, bound_cells
 from tricklaw.verify.run import Scope, collect
 from tricklaw.verify.summary import summary, summary_lines
@@ -145,9 +145,5 @@ def run_verify(scope: Scope, json_path: str | None, out: TextIO, *, table: bool 
             "cached": sum(bool(r.cached_from) for r in results),
             "results": [asdict(r) | {"cached": bool(r.cached_from)} for r in results],
         }
-        try:
-            with open(json_path, "w", encoding="utf-8") as fh:
-                json.dump(report, fh, indent=1)
-        except OSError as exc:
-            raise TricklawError(f"cannot write {json_path}: {exc.strerror}") from None
+        write_output(json_path, json.dumps(report, indent=1), "the report (--json)")
     return 1 if bad else 0

@@ -25,5 +25,6 @@ def build_site_page(app: Sphinx, exception: Exception | None) -> None:
     if pyodide is None:
         LOG.info("tricklaw: the page for players is left out: Pyodide is missing (npm ci)")
         return
-    summary = build_page(Path(app.outdir) / "page", pyodide, docs_url="../")
+    # The docs build's own output folder: an earlier build there may predate the marker.
+    summary = build_page(Path(app.outdir) / "page", pyodide, docs_url="../", force=True)
     LOG.info(f"tricklaw: the page for players is in page/ (build {summary['build']})")

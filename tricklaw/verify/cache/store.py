@@ -9,8 +9,9 @@ against damage and careless edits, not against someone who can write the folder 
 recompute it (they could as well edit tricklaw's own code).
 
 Entries are written to a temporary file in the same folder, flushed to disk and renamed
-into place, so a reader sees the old entry or the new one, never half of one, and two
-runs at once can share the folder: both compute the same rows for the same key.
+into place (:func:`tricklaw.spec.outputs.write_atomically`, which every file tricklaw
+writes goes through), so a reader sees the old entry or the new one, never half of one,
+and two runs at once can share the folder: both compute the same rows for the same key.
 The scans of module sources (:mod:`.graph`) are kept beside the entries the same way.
 Only the :data:`KEEP` entries used last are kept (:meth:`Store.prune`).
 """
@@ -21,13 +22,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from tricklaw.proofs.results import Result
+from tricklaw.spec.outputs import write_atomically
 from tricklaw.verify.cache.graph import Scan
 from tricklaw.verify.cache.keys import FORMAT
 
@@ -41,23 +42,6 @@ SCANS = "scans.json"
 def _digest(key: str, run: str, rows: list[dict[str, Any]]) -> str:
     text = json.dumps([key, run, rows], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in its folder, flushed and
-    renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def row_from(data: Mapping[str, Any]) -> Result:
