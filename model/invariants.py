@@ -30,14 +30,8 @@ def violations(state: State[Any]) -> list[str]:
     fmt = ruleset.palette.format
     problems: list[str] = []
     dealt = dealt_cards(state)
-    held = (
-        Counter(c for hand in state.hands for c in hand)
-        + Counter(state.trick)
-        + Counter(c for pile in state.taken for c in pile)
-        + Counter(state.aside)
-        + Counter(ruleset.held_aside(state))
-    )
-    if held != dealt:
+    held = _counted(*state.hands, state.trick, *state.taken, state.aside, ruleset.held_aside(state))
+    if dict.__ne__(held, dealt):  # counts of at least 1 both: Counter's != in C
         lost = sorted((dealt - held).elements())
         made = sorted((held - dealt).elements())
         problems.append(
@@ -87,9 +81,17 @@ def _legality_disagreements(state: State[Any], dealt: Counter[Card]) -> list[str
 def dealt_cards(state: State[Any]) -> Counter[Card]:
     """The cards of the round's deal: every hand and every pile dealt."""
     deal = state.info.deal
-    return Counter(c for hand in deal.hands for c in hand) + Counter(
-        c for _, pile in deal.piles for c in pile
-    )
+    return _counted(*deal.hands, *(pile for _, pile in deal.piles))
+
+
+def _counted(*groups: Iterable[Card]) -> Counter[Card]:
+    """How often each card occurs in ``groups`` together: the sum of a ``Counter`` of each,
+    counted into one (summing ``Counter`` objects builds a new one at every ``+``, which
+    took a quarter of verify's ``self-check``)."""
+    out: Counter[Card] = Counter()
+    for group in groups:
+        out.update(group)
+    return out
 
 
 def legality_candidates(legal: Iterable[int], dealt: Iterable[Card]) -> list[int]:

@@ -38,7 +38,7 @@ import z3
 
 from tricklaw.model.cards import Card, make_card
 from tricklaw.model.ruleset import Ruleset
-from tricklaw.proofs import plain, recorder, symbolic
+from tricklaw.proofs import plain, recorder, symbolic, z3_direct
 from tricklaw.proofs.combinations import reading_combinations
 from tricklaw.proofs.encodings import ENCODINGS
 from tricklaw.proofs.results import Result
@@ -144,7 +144,7 @@ def prove_paths(
             claim = (
                 None
                 if missing or any(v is None for v in values.values())
-                else z3.Or(*[outputs[k] != v for k, v in values.items()])
+                else z3_direct.any_differs([(outputs[k], v) for k, v in values.items()])
             )
             checks += 1
             if claim is None:
@@ -165,9 +165,9 @@ def prove_paths(
             return None if answer == z3.unsat else fail(answer, None, "no path covers")
         cond = to_z3(node["cond"])
         for branch in (True, False):
-            solver.push()
+            z3_direct.push(solver)
             chosen = cond if branch else z3.Not(cond)
-            solver.add(chosen)
+            z3_direct.add(solver, chosen)
             log(("push", None))
             log(("assert" if branch else "assert-not", cond))
             if branch in node:
@@ -177,7 +177,7 @@ def prove_paths(
                 log(("check", None))
                 answer = solver.check()
                 found = None if answer == z3.unsat else fail(answer, None, "a branch not covered")
-            solver.pop()
+            z3_direct.pop(solver)
             if found is not None:
                 return found
             log(("pop", None))

@@ -42,6 +42,7 @@ from typing import Any
 
 import z3
 
+from tricklaw.proofs import z3_direct
 from tricklaw.proofs.symbolic_terms import TRUE, Term, const, evaluate, make, to_z3
 
 VALUE_SPLIT_LIMIT = 64
@@ -173,6 +174,7 @@ class Explorer:
         self._pending: list[tuple[list[Step], dict[str, int]]] = []
         self._decided: dict[Term, bool] = {}
         self._variables = [to_z3(("v", n)) for n in self.inputs]
+        self._values = z3_direct.ModelValues(self._variables)
         self._facts = list(facts)
         self._known: dict[Term, bool] = {}
         self.checks = 0
@@ -180,24 +182,21 @@ class Explorer:
     # --- the forks ------------------------------------------------------------------
 
     def _other_side(self, cond: Term) -> dict[str, int] | None:
-        """A concrete input taking this path and ``cond``, or None when there is none."""
+        """A concrete input taking this path and ``cond``, or None when there is none.
+        (The solver calls go straight to Z3's C API, :mod:`~tricklaw.proofs.z3_direct`.)"""
         self.checks += 1
         extra = len(self._scoped) - len(self._trace)
         if extra > 0:  # scopes of the run before, past what this run has decided
-            self._solver.pop(extra)
+            z3_direct.pop(self._solver, extra)
             del self._scoped[len(self._trace) :]
-        self._solver.push()
-        self._solver.add(to_z3(cond))
+        z3_direct.push(self._solver)
+        z3_direct.add(self._solver, to_z3(cond))
         answer = self._solver.check()
         env = None
         if answer == z3.sat:
-            model = self._solver.model()
-            env = {
-                n: model.eval(x, model_completion=True).as_long()
-                for n, x in zip(self.inputs, self._variables, strict=True)
-            }
+            env = dict(zip(self.inputs, self._values.read(self._solver), strict=True))
         reason = self._solver.reason_unknown() if answer == z3.unknown else ""
-        self._solver.pop()
+        z3_direct.pop(self._solver)
         if answer == z3.unknown:
             raise Unsupported(f"Z3 could not decide a branch: {reason}")
         return env
@@ -214,10 +213,10 @@ class Explorer:
         if position < len(self._scoped) and self._scoped[position] == chosen:
             return
         if position < len(self._scoped):
-            self._solver.pop(len(self._scoped) - position)
+            z3_direct.pop(self._solver, len(self._scoped) - position)
             del self._scoped[position:]
-        self._solver.push()
-        self._solver.add(to_z3(chosen))
+        z3_direct.push(self._solver)
+        z3_direct.add(self._solver, to_z3(chosen))
         self._scoped.append(chosen)
 
     def decide(self, cond: Term, value: int | None = None) -> bool:
