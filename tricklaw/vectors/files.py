@@ -152,11 +152,15 @@ def generate() -> dict[str, str]:
 
 def write(out: Path) -> dict[str, str]:
     """Generate the vectors into ``out`` (``out/v1/...``), removing stale ``.json`` files
-    of the version folder; returns what was written."""
-    files = generate()
+    of the version folder; returns what was written. A folder that cannot be made fails
+    before the vectors are generated (seconds of work)."""
     folder = out / FOLDER
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VectorError(f"cannot write the vectors to {folder}: {exc.strerror}") from None
+    files = generate()
+    try:
         for stale in sorted(folder.glob("*.json")):
             if f"{FOLDER}/{stale.name}" not in files:
                 stale.unlink()
