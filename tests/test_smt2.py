@@ -349,6 +349,16 @@ def test_a_plug_ins_results_do_not_depend_on_the_number_of_processes(registered:
     assert _without_times(one) == _without_times(two)
 
 
+def test_a_plug_ins_results_do_not_depend_on_recording(registered: None, tmp_path: Path) -> None:
+    """The fast tier's version of the test below (two verify runs of The Last with 2
+    players): Tiny, with and without recording."""
+    one = collect(Scope(tiny.RULESET_ID, jobs=2, setup=tiny.register))
+    two = collect(Scope(tiny.RULESET_ID, jobs=2, setup=tiny.register, smt2=str(tmp_path)))
+    assert (tmp_path / "index.json").exists()
+    assert _without_times(one) == _without_times(two)
+
+
+@pytest.mark.slow
 def test_results_do_not_depend_on_recording(tmp_path: Path) -> None:
     """Recording once changed an unsat core (liveness-play, the-last, 2 players): Z3's cores
     depend on incidental state; :func:`~tricklaw.proofs.solver.minimal_core` does not."""
