@@ -10,7 +10,8 @@ run against planted model bugs, about a minute or more per mutant), runs only wh
 ``TRICKLAW_MUTATION=1`` is set, because a useful sample outlasts CI's budget.
 Tests marked ``slow`` each take seconds to minutes (the one
 ``verify`` run, the docs build, whole-suite static checks, memory and time-out tests).
-In the fast tier Hypothesis tries fewer examples (the ``fast`` profile); the full run
+In the fast tier Hypothesis tries fewer examples (the ``fast`` profile; a test that sets
+its own count takes ``tier.examples(count)``, a tenth of it: tests/tier.py); the full run
 tries the full number, so nothing is checked less often in CI.
 """
 
@@ -31,6 +32,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import tier
 
 # verify's result cache keys rows by the files on disk; a test that patches the model in
 # memory would be answered from it. Tests that want the cache name a folder (--cache).
@@ -57,6 +60,7 @@ def pytest_configure(config: pytest.Config) -> None:
     chosen = config.getoption("hypothesis_profile", None)
     if chosen is None and "not slow" in (config.getoption("markexpr", "") or ""):
         settings.load_profile("fast")
+        tier.FAST = True  # tests that set their own count take tier.examples(count)
 
 
 @pytest.fixture(scope="session")

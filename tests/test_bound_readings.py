@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import examples
 
 from tricklaw import verify
 from tricklaw.model.cards import Card, colour_of, make_card
@@ -185,7 +186,7 @@ def virtual_cases(draw: st.DrawFn) -> tuple[list[Card], list[int | None], int]:
 
 
 @clause("HUND-TWO-2", "HUND-TWO-4", "HUND-TWO-5", "HUND-TWO-6", "HUND-D-VIRTUALODD")
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(virtual_cases())
 def test_virtual_columns_play_the_plan_exactly_when_possible(
     case: tuple[list[Card], list[int | None], int],

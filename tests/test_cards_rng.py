@@ -8,6 +8,7 @@ from importlib import resources
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import examples
 
 from tricklaw.model.actions import (
     ActionKind,
@@ -107,7 +108,7 @@ def test_unknown_colour_error_lists_the_palette() -> None:
         get_ruleset("sticheln").palette.parse("X1")
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(ruleset_id=st.sampled_from(list(RULESETS)), text=st.text(max_size=6))
 def test_parse_of_any_text_is_a_card_or_a_card_error(ruleset_id: str, text: str) -> None:
     palette = get_ruleset(ruleset_id).palette

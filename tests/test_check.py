@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from tier import examples
 
 from tricklaw import check
 from tricklaw.check import (
@@ -424,7 +425,7 @@ def _line_to_damage(data: st.DataObject, configs: list[int]) -> tuple[list[dict[
     return objs, data.draw(st.sampled_from([i for i, o in enumerate(objs) if key in o]))
 
 
-@settings(max_examples=3000, deadline=None, database=None)
+@settings(max_examples=examples(3000), deadline=None, database=None)
 @given(data=st.data())
 def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject) -> None:
     """A line the plain tests call well formed breaks the schema nowhere, save a card's
@@ -441,7 +442,7 @@ def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject)
     assert all(e.schema == defs["card"] for e in errors), errors
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(data=st.data())
 def test_a_line_the_schema_rejects_is_unreadable_with_its_message(data: st.DataObject) -> None:
     """Whatever the fault, a line that breaks the schema makes the log unreadable at that

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from tier import examples
 
 from tricklaw.model import deserialize
 from tricklaw.model.actions import ActionKind, card_of, designate, kind_of, leader
@@ -318,7 +319,7 @@ def text_winner(timing: str, number: int, held: list[int], cards: list[Card]) ->
 
 
 @clause("HUND-TRICK-1", "HUND-TRICK-2", "HUND-COLLECT-1", "HUND-DESIG-2", "HUND-D-TRUMPTIMING")
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(case=contexts(), timing=st.sampled_from(["whole-trick", "from-card", "next-trick"]))
 def test_judge_trick_agrees_with_the_text(
     case: tuple[int, list[int], list[Card]], timing: str

@@ -16,6 +16,7 @@ import dataclasses
 import io
 import json
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -125,14 +126,28 @@ def small_study() -> list[Case]:
     return cases(["lowhigh"], 3, "LH-D-SAMECARD", ["random", "heuristic"])
 
 
+GAMES = CHUNK + 5
+"""Pairs per case of the small study: two chunks a case."""
+
+SMALL_STUDY = pytest.mark.xdist_group("impact-small-study")
+"""The tests that read :func:`small_report` run on one pytest-xdist worker, so that they
+share its reports (each of the small study's runs is seconds of heuristic play)."""
+
+
+@cache
+def small_report(seed: int = 3, jobs: int = 1, engine: str = "batch") -> dict[str, Any]:
+    """The small study's report (:data:`GAMES` pairs a case), played once per worker
+    for each set of arguments: several tests compare against the same run."""
+    return study(small_study(), GAMES, seed=seed, jobs=jobs, engine=engine)
+
+
+@SMALL_STUDY
 def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
-    games = CHUNK + 5  # two chunks a case
-    one = study(small_study(), games, seed=3, jobs=1)
-    two = study(small_study(), games, seed=3, jobs=2)
+    one = small_report()
+    two = small_report(jobs=2)
     assert result(one) == result(two)
-    assert [row["pairs"] for row in one["cases"]] == [games, games]
-    other_seed = study(small_study(), games, seed=4, jobs=1)
-    assert result(other_seed) != result(one)
+    assert [row["pairs"] for row in one["cases"]] == [GAMES, GAMES]
+    assert result(small_report(seed=4)) != result(one)
 
 
 def test_the_batch_engine_gives_the_references_pairs() -> None:
@@ -161,22 +176,21 @@ def test_without_numpy_the_reference_plays(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(play_chunk(case, 0, 3, engine="batch")) == 3
 
 
+@SMALL_STUDY
 def test_the_report_is_the_same_whichever_engine_plays() -> None:
-    games = CHUNK + 5
-    batch = study(small_study(), games, seed=3, jobs=1, engine="batch")
-    assert result(batch) == result(study(small_study(), games, seed=3, jobs=1, engine="reference"))
+    assert result(small_report()) == result(small_report(engine="reference"))
 
 
 @pytest.mark.slow
+@SMALL_STUDY
 def test_the_same_report_through_a_local_ray() -> None:
     ray = pytest.importorskip("ray")
-    games = CHUNK + 5
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        through_ray = study(small_study(), games, seed=3, ray_address="local")
+        through_ray = study(small_study(), GAMES, seed=3, ray_address="local")
     finally:
         ray.shutdown()
-    assert result(through_ray) == result(study(small_study(), games, seed=3, jobs=1))
+    assert result(through_ray) == result(small_report())
 
 
 def test_the_command_writes_json_and_a_figure(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import examples
 
 from tricklaw.model.actions import KEEP, ActionKind, kind_of
 from tricklaw.model.agents import random_states
@@ -179,7 +180,7 @@ def last_tricks(draw: st.DrawFn) -> list[int]:
 
 
 @clause("LAST-TRICK-2", "LAST-TRICK-3", "LAST-COLLECT-2")
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(trick=last_tricks())
 def test_the_last_judge_agrees_with_the_text(trick: list[int]) -> None:
     result = last_judge(trick)
@@ -201,7 +202,7 @@ def lh_tricks(draw: st.DrawFn) -> list[int]:
 
 
 @clause("LH-TRICK-2", "LH-TRICK-3", "LH-TRICK-4", "LH-TRICK-5", "LH-D-SAMECARD")
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(trick=lh_tricks(), among_rest=st.booleans())
 def test_lowhigh_judge_agrees_with_the_text(trick: list[int], among_rest: bool) -> None:
     result = lh_judge(trick, among_rest)

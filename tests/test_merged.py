@@ -9,6 +9,7 @@ from typing import Any
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import examples
 
 from tricklaw.proofs import merge_rewrite, merged, symbolic
 from tricklaw.proofs.symbolic import Sym, SymBool
@@ -37,7 +38,7 @@ def _value(x: Any, env: dict[str, int]) -> Any:
     return x
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cases, st.integers(-5, 40))
 def test_a_guarded_lists_terms_are_pythons_answers(case: Case, probe: int) -> None:
     xs, bits = case
@@ -59,7 +60,7 @@ def test_a_guarded_lists_terms_are_pythons_answers(case: Case, probe: int) -> No
     assert bool(_value(merged.contains(probe, gl, negate=True), env)) == (probe not in present)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cases, st.integers(-5, 40))
 def test_a_filter_over_a_guarded_list_is_the_filtered_list(case: Case, probe: int) -> None:
     xs, bits = case
@@ -73,7 +74,7 @@ def test_a_filter_over_a_guarded_list_is_the_filtered_list(case: Case, probe: in
     assert got == want
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 4), max_size=6), st.lists(st.integers(0, 1), max_size=6))
 def test_a_merged_set_of_symbolic_values_counts_each_value_once(
     values: list[int], bits: list[int]
@@ -91,7 +92,7 @@ def test_a_merged_set_of_symbolic_values_counts_each_value_once(
         assert bool(_value(member, env)) == (probe in present)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(-3, 3), st.integers(-9, 9), st.integers(-9, 9), st.booleans())
 def test_ite_boolop_and_not_are_pythons(c: int, a: int, b: int, flag: bool) -> None:
     x = symbolic.variable("x")

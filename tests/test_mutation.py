@@ -3,7 +3,8 @@
 Fast tier: the mutator plants each kind of bug as a patch that applies and parses, for
 every ruleset and for the tests' plug-in game Tiny; a mutant set in the documented file
 format loads; the behaviour fingerprint tells a behaviour-changing mutant from an
-equivalent one.
+equivalent one (on lowhigh; Hund's table state, whose whole fingerprint is a minute,
+in the slow tier).
 
 Slow tier: a seeded sample of the project's own mutants across every ruleset, and every
 mutant of Tiny, are run through verify: verify alone must kill each one that changes a
@@ -18,6 +19,7 @@ import random
 import re
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +76,24 @@ def _by_function(mutants: list[Mutant], function: str, operator: str) -> Mutant:
     return next(m for m in mutants if m.function == function and m.operator == operator)
 
 
+PROJECT_MUTANTS = pytest.mark.xdist_group("project-mutants")
+"""The tests that read :func:`project_mutants` run on one pytest-xdist worker, so that
+they share its one generation."""
+
+
+@cache
+def project_mutants() -> tuple[Mutant, ...]:
+    """The project's own mutants (:func:`~tricklaw.mutation.mutants.generate`: seconds),
+    generated once per worker for the tests that only read them."""
+    return tuple(generate())
+
+
+@PROJECT_MUTANTS
 def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
     files = rule_files()
     covered = {rid for rids in files.values() for rid in rids}
     assert covered == set(RULESETS)
-    mutants = generate()
+    mutants = list(project_mutants())
     assert len({m.id for m in mutants}) == len(mutants)
     assert {m.file for m in mutants} <= set(files)
     for rid in RULESETS:  # each ruleset has mutants of rules not every ruleset shares
@@ -239,8 +254,9 @@ def test_each_number_of_a_rule_table_is_shifted_by_one_each_way(tmp_path: Path) 
     assert "+TOP_VALUE = {3: (10), 4: 12}" in shifted.patch  # the key left alone
 
 
+@PROJECT_MUTANTS
 def test_no_mutant_of_presentation_or_checker_helpers() -> None:
-    functions = {m.function.rsplit(".", 1)[-1] for m in generate()}
+    functions = {m.function.rsplit(".", 1)[-1] for m in project_mutants()}
     assert not functions & {
         "why_illegal",
         "observation",
@@ -552,6 +568,7 @@ def test_an_unknown_mutant_id_is_refused_not_a_run_of_nothing(
     assert stop.value.code == 2 and "no such mutant" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_display_turned_up_mid_trick_is_a_behaviour(tmp_path: Path) -> None:
     """Hund's virtual player's face-down card turned up after every card, not once the
     trick is over (HUND-TWO-6): no legal action changes, but the table does; the

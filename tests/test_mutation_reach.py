@@ -2,10 +2,11 @@
 (issue 14, part 6): :mod:`tricklaw.mutation.reach` and the runner's ``unreached``.
 
 Fast tier: a patch's changed lines and the statements holding them, as coverage.py
-names statements; every one of the project's mutants changes some statement; the runner
-asks verify about a mutant whose statements never ran, and names it ``unreached`` when
-verify does not kill it. Slow tier: coverage.py's measure of the unmutated lowhigh
-fingerprint, on a rule it runs and a message it never gives.
+names statements; every mutant of lowhigh's rules changes some statement. Slow tier:
+every one of the project's mutants does; the runner asks verify about a mutant whose
+statements never ran, and names it ``unreached`` when verify does not kill it (five runs
+of the fingerprint); coverage.py's measure of the unmutated lowhigh fingerprint, on a
+rule it runs and a message it never gives.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from typing import Any
 import pytest
 
 from tricklaw.mutation import blind_spots, reach, runner, verdicts
-from tricklaw.mutation.mutants import Mutant, generate, make_patch, repo_root, rule_files
+from tricklaw.mutation.mutants import (
+    Mutant,
+    generate,
+    make_patch,
+    mutants_of_file,
+    repo_root,
+    rule_files,
+)
 from tricklaw.mutation.reach import changed_lines, mutated_statements, statements
 from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, SURVIVED, UNREACHED, Settings
 
@@ -72,10 +80,19 @@ def test_a_changed_line_is_named_by_the_statement_holding_it(
     assert statements(SOURCE, [line]) == ({statement} if statement else set())
 
 
+@pytest.mark.slow
 def test_every_mutant_of_the_project_changes_a_statement() -> None:
     root = repo_root()
     empty = [m.id for m in generate(root) if not any(mutated_statements(root, m.patch).values())]
     assert not empty
+
+
+def test_every_mutant_of_lowhigh_changes_a_statement() -> None:
+    """The fast tier's version of the test above, on one rule file's mutants."""
+    root = repo_root()
+    mutants = mutants_of_file(root, LOWHIGH)
+    assert mutants
+    assert not [m.id for m in mutants if not any(mutated_statements(root, m.patch).values())]
 
 
 OPEN_IF = textwrap.dedent(
@@ -130,6 +147,7 @@ def _harmless(root: Path) -> Mutant:
     return Mutant("harmless", "a message", make_patch(LOWHIGH, source, after))
 
 
+@pytest.mark.slow
 def test_an_unchanged_fingerprint_where_it_never_ran_asks_verify(
     verify_says: dict[str, Any],
 ) -> None:

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from jsonschema import Draft202012Validator
+from tier import examples
 
 from tricklaw.http.app import create_app
 from tricklaw.http.openapi import openapi
@@ -618,7 +619,7 @@ def test_the_fast_parameter_checks_accept_plain_requests() -> None:
     assert not PLAINLY_VALID["state"]({"game": "g1", "seat": 1})  # left to the schema
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(method=st.sampled_from(sorted(PLAINLY_VALID)), params=PLAIN | NEAR | JSON)
 def test_the_fast_parameter_checks_accept_only_what_the_schemas_accept(
     method: str, params: Any

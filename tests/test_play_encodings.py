@@ -167,7 +167,15 @@ def test_in_deck_is_the_deck() -> None:
             assert inside == set(enc.deck()), (ruleset_id, game.players)
 
 
-@pytest.mark.parametrize("ruleset_id", RULESETS.ids())
+SLOW_NEGATION = {"sticheln-1993"}
+"""The rulesets whose negation test is minutes (every reading of Sticheln 1993): the slow
+tier's; the fast tier checks the others."""
+
+
+@pytest.mark.parametrize(
+    "ruleset_id",
+    [pytest.param(r, marks=pytest.mark.slow) if r in SLOW_NEGATION else r for r in RULESETS.ids()],
+)
 def test_the_negation_is_usable_a_nonempty_hand_has_a_legal_card(ruleset_id: str) -> None:
     """(b) of the interface: with ``legality`` negated for every card, a non-empty hand
     and a symbolic unfinished trick (cards of the deck, distinct, not held) admit no

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import examples
 
 from tricklaw.model.agents import play_random_game, random_states
 from tricklaw.model.cards import Card, colour_of, make_card, value_of
@@ -312,7 +313,7 @@ def test_observations_never_show_another_seats_hidden_pick(
 
 
 @clause("STI93-TRICK-3", "STI93-TRICK-4", "STI93-TRICK-5", "STI93-TRICK-6", "STI93-D-ALLZERO")
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(cards=tricks(OLD), all_zero=st.sampled_from(["leader-takes", "no-winner"]))
 def test_1993_judge_agrees_with_the_text(cards: list[Card], all_zero: str) -> None:
     options = {"all-zero": all_zero, "deck": "full"}
@@ -323,7 +324,7 @@ def test_1993_judge_agrees_with_the_text(cards: list[Card], all_zero: str) -> No
 
 
 @clause("STI-TRICK-1", "STI-TRICK-2", "STI-TRICK-3", "STI-TRICK-4", "STI-TRICK-6", "STI-D-ZEROLEAD")
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(cards=tricks(NEW), zero_lead=st.sampled_from(["lead-card", "first-nonzero"]))
 def test_later_judge_agrees_with_the_text(cards: list[Card], zero_lead: str) -> None:
     options = {"zero-lead": zero_lead}
@@ -365,7 +366,7 @@ def hands_and_tricks(draw: st.DrawFn):
 
 
 @clause("STI93-PLAY-2", "STI93-D-FOLLOW")
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(case=hands_and_tricks())
 def test_legality_is_anti_monotone_in_the_hand(case) -> None:
     big, small, trick, card = case
@@ -376,7 +377,7 @@ def test_legality_is_anti_monotone_in_the_hand(case) -> None:
 
 
 @clause("STI93-PLAY-2", "STI93-LEAD-2", "STI-PLAY-2")
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(case=hands_and_tricks())
 def test_playable_is_a_non_empty_subset_of_the_hand(case) -> None:
     hand, _, trick, _ = case
@@ -396,7 +397,7 @@ def test_playable_is_a_non_empty_subset_of_the_hand(case) -> None:
             assert all(value_of(c) == 0 and colour_of(c) != lead for c in dropped)
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(ruleset_id=st.sampled_from(list(RULESETS)), text=st.text(max_size=8))
 def test_string_to_action_raises_only_tricklaw_errors(ruleset_id: str, text: str) -> None:
     from tricklaw.model.actions import action_to_string, string_to_action

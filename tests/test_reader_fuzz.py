@@ -11,7 +11,8 @@ must give a result or a :class:`~tricklaw.spec.errors.TricklawError` (the oracle
 response, never an exception); anything else is a crash and fails the test.
 
 Two drivers make the inputs with the same makers: Hypothesis here (:data:`EXAMPLES` inputs
-per reader, in the fast tier too; a failure shrinks to a small input), and atheris
+per reader, a tenth of them in the fast tier: ``tier.examples``; a failure shrinks to a
+small input), and atheris
 (libFuzzer) at volume, 100,000 inputs per reader in the slow tier
 (tests/test_reader_atheris.py). The inputs that broke a reader are kept below as
 regression tests.
@@ -26,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reader_inputs import READERS, read_context, read_record
+from tier import examples
 
 from tricklaw.model.rulesets import RULESETS
 
@@ -57,7 +59,7 @@ def test_the_reader_never_crashes(reader: str) -> None:
         return make(Drawn(draw))
 
     settings(
-        max_examples=EXAMPLES,
+        max_examples=examples(EXAMPLES),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -96,7 +98,7 @@ def test_the_compiled_schema_check_agrees_with_jsonschema() -> None:
         name, definition, value = pick(Drawn(draw), targets)
         return name, definition, broken_json(Drawn(draw), value)
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None)
+    @settings(max_examples=examples(EXAMPLES), deadline=None, database=None)
     @given(instances())
     def check(target: tuple[str, str | None, Any]) -> None:
         name, definition, value = target

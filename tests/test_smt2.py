@@ -21,6 +21,7 @@ from typing import Any
 
 import cvc5
 import pytest
+import tiny
 import z3
 
 from tricklaw.model.rulesets import RULESETS
@@ -332,11 +333,32 @@ def test_smt2_refuses_a_non_empty_or_bad_directory(tricklaw_script: str, tmp_pat
     assert file.read_text(encoding="utf-8") == "(check-sat)\n"
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_number_of_processes() -> None:
     one = collect(Scope("the-last", jobs=1))
     assert _without_times(one) == _without_times(collect(Scope("the-last", jobs=3)))
 
 
+def test_a_plug_ins_results_do_not_depend_on_the_number_of_processes(registered: None) -> None:
+    """The fast tier's version of the test above (a built-in ruleset's four player counts
+    on one process and on three: verify's cost twice over): Tiny's two units, on one
+    worker process and on two (each loads the plug-in: ``setup``)."""
+    one = collect(Scope(tiny.RULESET_ID, jobs=1, setup=tiny.register))
+    assert {r.players for r in one} >= {"2", "3"}
+    two = collect(Scope(tiny.RULESET_ID, jobs=2, setup=tiny.register))
+    assert _without_times(one) == _without_times(two)
+
+
+def test_a_plug_ins_results_do_not_depend_on_recording(registered: None, tmp_path: Path) -> None:
+    """The fast tier's version of the test below (two verify runs of The Last with 2
+    players): Tiny, with and without recording."""
+    one = collect(Scope(tiny.RULESET_ID, jobs=2, setup=tiny.register))
+    two = collect(Scope(tiny.RULESET_ID, jobs=2, setup=tiny.register, smt2=str(tmp_path)))
+    assert (tmp_path / "index.json").exists()
+    assert _without_times(one) == _without_times(two)
+
+
+@pytest.mark.slow
 def test_results_do_not_depend_on_recording(tmp_path: Path) -> None:
     """Recording once changed an unsat core (liveness-play, the-last, 2 players): Z3's cores
     depend on incidental state; :func:`~tricklaw.proofs.solver.minimal_core` does not."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests", "docs/_ext", "setup.py"]
+SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests", "docs/_ext", "setup.py", "devtools"]
 
 
 def test_ruff_is_clean() -> None:
@@ -30,7 +30,7 @@ def test_ruff_is_clean() -> None:
 
 @pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
-    for target in (["-p", "tricklaw"], [str(ROOT / "setup.py")]):
+    for target in (["-p", "tricklaw"], [str(ROOT / "setup.py"), str(ROOT / "devtools")]):
         run = subprocess.run(
             [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *target],
             cwd=ROOT,
