@@ -73,9 +73,10 @@ def check_record(
 
 
 class EmitOnce:
-    """``emit`` for an input checked more than once (:func:`settle`): each event goes to
-    ``emit`` once, the first time a check gets past it (every check reads the same
-    events in the same order)."""
+    """``emit`` for an input checked more than once
+    (:func:`~tricklaw.model.replay.departure.settle`): each event goes to ``emit`` once,
+    the first time a check gets past it (every check reads the same events in the same
+    order)."""
 
     def __init__(self, emit: Emit) -> None:
         self.emit = emit

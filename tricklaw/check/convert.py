@@ -27,8 +27,9 @@ def log_line(obj: dict[str, Any]) -> str:
 
 class LogWriter:
     """An ``emit`` that writes each log object as a line to ``sink`` and counts them;
-    :meth:`end` writes the end line. A header is written as :data:`VERSION` (a version 1
-    log checked and converted comes out as version 2, with its end line)."""
+    :meth:`end` writes the end line. A header is written as
+    :data:`~tricklaw.check.log_format.VERSION` (a version 1 log checked and converted
+    comes out as version 2, with its end line)."""
 
     def __init__(self, sink: TextIO) -> None:
         self.sink = sink

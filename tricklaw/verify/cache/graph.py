@@ -1,7 +1,7 @@
 """The code a step of ``verify`` can run: the static import closure of its modules, read
 from their source, with the registries followed to one game's modules only.
 
-:func:`imports` reads a module's imports from its source with :mod:`ast` (every
+:func:`scan` reads a module's imports from its source with :mod:`ast` (every
 ``import`` and ``from ... import`` statement, at any depth, ``TYPE_CHECKING`` blocks
 included, and ``importlib.import_module`` with a literal name), keeping those of the
 ``tricklaw`` package. :func:`closure` follows them from a step's root modules; where it
@@ -29,7 +29,7 @@ from tricklaw.model.registry import REGISTRIES
 
 PACKAGE = "tricklaw"
 """The package whose modules are followed; other imports are libraries, keyed by their
-versions (:mod:`.fingerprint`)."""
+versions (:mod:`tricklaw.verify.cache.keys`)."""
 
 
 def module_files(name: str) -> tuple[Path, ...]:
