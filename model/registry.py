@@ -34,9 +34,7 @@ class Registry(Mapping[str, T]):
     ids by their items (the model's registry: the seed texts' order), else they keep the
     order in which they registered."""
 
-    def __init__(
-        self, layer: str, package: str, order: Callable[[T], Any] | None = None
-    ) -> None:
+    def __init__(self, layer: str, package: str, order: Callable[[T], Any] | None = None) -> None:
         self.layer = layer
         self.package = package
         self.order = order
@@ -53,8 +51,7 @@ class Registry(Mapping[str, T]):
         if ruleset_id in self._items and self._items[ruleset_id] is not item:
             raise OptionError(f"ruleset {ruleset_id!r} has a {self.layer} already")
         self._items[ruleset_id] = item
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        self._owners.setdefault(ruleset_id, set()).add(caller)
+        self._owners.setdefault(ruleset_id, set()).update(_registering(item))
         return item
 
     def owners(self, ruleset_id: str) -> frozenset[str]:
@@ -117,3 +114,24 @@ class Registry(Mapping[str, T]):
 REGISTRIES: list[Registry[Any]] = []
 """Every registry made so far, in the order they were made (one per layer and module:
 they live as long as the program)."""
+
+
+def _registering(item: object) -> set[str]:
+    """The module that called :meth:`Registry.register`: the calling frame's. A module
+    compiled by mypyc has no Python frame, so when it registers while being imported the
+    caller seen is the import machinery; then the owners are the loaded modules that hold
+    ``item`` as a global (the compiled module among them). More owners than one only
+    widen what the result cache keys on; when no module holds ``item``, the import
+    machinery stays the owner, and a game owned by a module outside tricklaw is never
+    cached (:mod:`tricklaw.verify.cache`)."""
+    caller: str = sys._getframe(2).f_globals.get("__name__", "")
+    if caller.partition(".")[0] not in ("importlib", "_frozen_importlib"):
+        return {caller}
+    holders = {name for name, module in list(sys.modules.items()) if _holds(module, item)}
+    return holders or {caller}
+
+
+def _holds(module: object, item: object) -> bool:
+    """Whether ``module`` has ``item`` itself among its globals."""
+    names = getattr(module, "__dict__", None)
+    return isinstance(names, dict) and any(value is item for value in names.values())

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tricklaw.model.registry import Registry
+from tricklaw.model.registry import REGISTRIES, Registry
 from tricklaw.model.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,6 +132,32 @@ def test_the_registries_find_a_game_added_by_registering_it() -> None:
     assert registry.lookup("tiny") == "part" and "tiny" in registry
     registry.unregister("tiny")
     assert "tiny" not in registry
+
+
+def test_a_registering_module_is_its_games_owner_compiled_or_not() -> None:
+    """The result cache follows a registry to the modules that registered a game. A
+    module compiled by mypyc (the installed build) registers with no Python frame of its
+    own: the caller seen is the import machinery, and the owner must still be the module
+    that holds the item, or no step of that game is ever cached."""
+    registry: Registry[object] = Registry("example part", "tricklaw.model.rulesets")
+    item = object()
+    here = {"__name__": __name__, "registry": registry, "item": item}
+    exec("registry.register('plain', item)", here)
+    assert registry.owners("plain") == {__name__}
+    module = type(sys)("tricklaw.example_compiled")
+    module.ITEM = item  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    try:
+        machinery = {"__name__": "importlib._bootstrap", "registry": registry, "item": item}
+        exec("registry.register('compiled', item)", machinery)
+        assert registry.owners("compiled") == {module.__name__}
+        exec("registry.register('orphan', object())", machinery)
+        assert registry.owners("orphan") == {"importlib._bootstrap"}
+    finally:
+        del sys.modules[module.__name__]
+        for ruleset_id in ("plain", "compiled", "orphan"):
+            registry.unregister(ruleset_id)
+        REGISTRIES.remove(registry)
 
 
 def test_the_import_contracts_are_kept() -> None:
