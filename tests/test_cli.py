@@ -385,6 +385,14 @@ def test_the_install_compiled_the_hot_path() -> None:
         (("play", "sticheln", "-n", "4"), "--seed"),
         (("play", "sticheln", "-n", "four", "--seed", "1"), "invalid int value"),
         (("frobnicate",), "invalid choice"),
+        # issue 43, item 6: an empty path or name is refused, not read as "." or ignored
+        (("play", "lowhigh", "-n", "3", "--seed", "1", "--record", ""), "--record is empty"),
+        (("check", ""), "RECORD is empty"),
+        (("replay", ""), "record is empty"),
+        (("vectors", "--out", ""), "--out is empty"),
+        (("page", "build", ""), "out is empty"),
+        (("play", "lowhigh", "-n", "3", "--seed", "1", "-o", ""), "--option/-o is empty"),
+        (("diff", "sticheln-1993", "sticheln", "--timeout", "0"), "--timeout must be at least 1"),
         ((), "required"),
     ],
 )

@@ -68,6 +68,22 @@ class _Parser(argparse.ArgumentParser):
         command = self.prog.removeprefix("tricklaw").strip()
         raise TricklawError(f"{command}: {message}" if command else message)
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's parse, then no empty argument: an empty path (``--record ""``, an
+        unset shell variable) names no file and an empty name no game, so it is refused
+        in one line rather than read as the current folder or ignored. (An argument whose
+        default is empty, such as ``page build --docs-url``, may be given empty.)"""
+        parsed, extra = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            value = getattr(parsed, action.dest, None)
+            values = value if isinstance(value, list) else [value]
+            if "" in values and action.default != "":
+                name = "/".join(action.option_strings) or (action.metavar or action.dest)
+                self.error(f"{name} is empty: give a value")
+        return parsed, extra
+
 
 def _out(text: str = "") -> None:
     sys.stdout.write(text + "\n")

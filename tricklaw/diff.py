@@ -16,11 +16,15 @@ import argparse
 import json
 import sys
 
+from tricklaw.spec.errors import TricklawError
+
 
 def cmd_diff(args: argparse.Namespace) -> int:
     """Compare the two rulesets and print the differences."""
     from tricklaw.proofs import edition_diff
 
+    if args.timeout < 1:
+        raise TricklawError(f"--timeout must be at least 1 millisecond, not {args.timeout}")
     a, b = edition_diff.pair(args.first, args.second)
     diffs = edition_diff.diff(a, b, args.timeout, players=args.players)
     if args.json:
