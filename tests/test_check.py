@@ -13,6 +13,7 @@ import copy
 import gc
 import io
 import json
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -44,7 +45,7 @@ from tricklaw.model.record import to_record
 from tricklaw.model.replay.checker import kept_rounds
 from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import agent_rng
-from tricklaw.model.rulesets import get_ruleset
+from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.model.state import Phase, State
 from tricklaw.spec.errors import RecordError, TricklawError
 
@@ -115,8 +116,9 @@ def diverges(path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> str
     assert status == 1, (out, err)
     lines = out.splitlines()
     assert len(lines) == 1 and err == "", (out, err)
-    assert lines[0].startswith("diverges: ")
-    return lines[0]
+    named = re.match(r"diverges \(([a-z0-9-]+), (\d+) players\): ", lines[0])
+    assert named and named[1] in RULESETS, lines[0]  # the line names its game (issue 43)
+    return "diverges: " + lines[0][named.end() :]
 
 
 def verdict_json(path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> dict[str, Any]:
@@ -516,7 +518,7 @@ def test_an_illegal_card_names_the_follow_clause_and_the_legal_cards(
     objs[line]["action"] = fmt(forbidden)
     path = write(tmp_path / "illegal.jsonl", objs)
     text = diverges(path, capsys)
-    assert text.startswith(f"diverges: line {line + 1}, round 1, action {number + 1}: ")
+    assert text.startswith(f"diverges: line {line + 1}, round 0, action {number}: ")
     assert f"may not take {fmt(forbidden)}" in text
     assert f"expected one of {' '.join(fmt(c) for c in legal_cards)}" in text
     # the card is legal under another reading of the follow rule: the dispute is named
@@ -527,8 +529,8 @@ def test_an_illegal_card_names_the_follow_clause_and_the_legal_cards(
     assert body["where"] == {
         "line": line + 1,
         "path": None,
-        "round": 1,
-        "action": number + 1,
+        "round": 0,
+        "action": number,
         "trick": None,
     }
     assert body["expected"] == [fmt(c) for c in legal_cards] and body["got"] == fmt(forbidden)
@@ -561,7 +563,7 @@ def test_a_wrong_trick_winner_names_the_deciding_clauses(
     trick["winner"] = (right + 1) % 4
     path = write(tmp_path / "winner.jsonl", objs)
     text = diverges(path, capsys)
-    assert text.startswith(f"diverges: line {line + 1}, round 1, trick 4: ")
+    assert text.startswith(f"diverges: line {line + 1}, round 0, trick 3: ")
     assert f"the log says winner = {(right + 1) % 4}; expected winner = {right}" in text
     assert text.endswith(f"[{', '.join(trick['clauses'])}]")
     body = verdict_json(path, capsys)
@@ -582,7 +584,7 @@ def test_wrong_taken_cards_and_cards_and_leader(
     moved = trick["taken"][winner].pop()
     trick["taken"][other] = [moved]
     text = diverges(write(tmp_path / "taken.jsonl", objs), capsys)
-    assert f"trick 6: the log says taken = {json.dumps(trick['taken'])}" in text
+    assert f"trick 5: the log says taken = {json.dumps(trick['taken'])}" in text
     assert f"expected taken = {json.dumps(right)}" in text
     assert text.endswith(f"[{', '.join(trick['clauses'])}]")
     # The same cards in another order are the same taken cards.
@@ -607,14 +609,14 @@ def test_a_wrong_score_and_wrong_running_totals(
     objs[line]["scores"][2] += 1
     path = write(tmp_path / "scores.jsonl", objs)
     text = diverges(path, capsys)
-    assert text.startswith(f"diverges: line {line + 1}, round 2: ")
+    assert text.startswith(f"diverges: line {line + 1}, round 1: ")
     assert f"expected scores = {json.dumps(right)} [STI-SCORE-4]" in text
     body = verdict_json(path, capsys)
-    assert body["expected"] == right and body["where"]["round"] == 2
+    assert body["expected"] == right and body["where"]["round"] == 1
     objs = copy.deepcopy(sti_log)
     objs[index_of(objs, "scores", 0)]["totals"][0] -= 1
     text = diverges(write(tmp_path / "running.jsonl", objs), capsys)
-    assert "the totals after round 1 are" in text and text.endswith("[STI-SCORE-4]")
+    assert "the totals after round 0 are" in text and text.endswith("[STI-SCORE-4]")
 
 
 @clause("STI-GAME-2")
@@ -653,14 +655,14 @@ def test_a_wrong_deal_card_names_the_seeded_hand(
     hands[0][3], hands[1][5] = hands[1][5], hands[0][3]
     path = write(tmp_path / "deal.jsonl", objs)
     text = diverges(path, capsys)
-    assert text.startswith(f"diverges: line {line + 1}, round 2: ")
+    assert text.startswith(f"diverges: line {line + 1}, round 1: ")
     assert f"the log deals seat 0 {hands[0][3]} where seed 21 deals {hands[1][5]}" in text
     assert f"expected seat 0's hand {' '.join(right)} [STI-DEAL-1]" in text
     body = verdict_json(path, capsys)
     assert sorted(body["expected"]) == sorted(right) and body["clauses"] == ["STI-DEAL-1"]
     # With --own-shuffle the swapped deal is a legal deal; the actions then diverge.
     text = diverges(path, capsys, "--own-shuffle")
-    assert "is not in that seat's hand" in text and "round 2, action" in text
+    assert "is not in that seat's hand" in text and "round 1, action" in text
 
 
 @clause("STI-DECK-1")
@@ -719,18 +721,18 @@ def test_the_order_of_events_is_checked(
     scores = index_of(objs, "scores")
     objs.insert(scores - 3, objs[scores])  # scores before the last trick is over
     text = diverges(write(tmp_path / "scores.jsonl", objs), capsys)
-    assert "the log ends round 1, but by the rules it is not over" in text
+    assert "the log ends round 0, but by the rules it is not over" in text
     assert text.endswith("[STI-ROUND-1]")
     objs = [o for o in copy.deepcopy(sti_log) if not {"trick", "scores"} & o.keys()]
     next_round = index_of(objs, "round", 1)
-    del objs[next_round - 1]  # the last card of round 1 is missing
+    del objs[next_round - 1]  # the last card of round 0 is missing
     text = diverges(write(tmp_path / "missing.jsonl", objs), capsys)
-    assert "the log begins round 2, but by the rules round 1 is not over" in text
+    assert "the log begins round 1, but by the rules round 0 is not over" in text
     objs = copy.deepcopy(sti_log)
     next_round = index_of(objs, "round", 1)
     objs.insert(next_round, dict(objs[index_of(objs, "action", 5)]))
     text = diverges(write(tmp_path / "extra.jsonl", objs), capsys)
-    assert "by the rules round 1 is over" in text
+    assert "by the rules round 0 is over" in text
 
 
 @clause("STI-GAME-1")
@@ -745,7 +747,7 @@ def test_actions_and_rounds_after_the_end_of_the_game(
     objs = copy.deepcopy(sti_log)
     objs.insert(len(objs) - 1, {"round": 2})
     text = diverges(write(tmp_path / "round.jsonl", objs), capsys)
-    assert "the game ended after round 2" in text
+    assert "the game ended after round 1" in text
     objs = copy.deepcopy(sti_log)
     objs.insert(len(objs) - 1, {"round": 5})
     assert "a round with index 5; expected index 2" in diverges(
@@ -765,7 +767,7 @@ def test_a_record_diverges_with_its_path(
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record, indent=1))
     text = diverges(path, capsys)
-    assert text.startswith("diverges: round 2, trick 3: the record says winner")
+    assert text.startswith("diverges: round 1, trick 2: the record says winner")
     assert f"expected winner = {right}" in text
     body = verdict_json(path, capsys)
     assert body["where"]["path"] == "rounds[1].tricks[2]" and body["where"]["line"] is None

@@ -116,8 +116,8 @@ def test_play_prints_a_readable_log() -> None:
     lines = out.splitlines()
     rounds = [line for line in lines if line.startswith("Round ")]
     assert len(rounds) == 2
-    assert re.search(r"Round 1\b.*dealer seat 0.*seat 1 leads", rounds[0]), rounds[0]
-    assert re.search(r"Round 2\b.*dealer seat 1.*seat 2 leads", rounds[1]), rounds[1]
+    assert re.search(r"Round 0\b.*dealer seat 0.*seat 1 leads", rounds[0]), rounds[0]
+    assert re.search(r"Round 1\b.*dealer seat 1.*seat 2 leads", rounds[1]), rounds[1]
     assert sum(1 for line in lines if "picked" in line) == 2
     assert sum(1 for line in lines if line.lstrip().startswith("trick ")) == 28
     assert any("STI93-TRICK-1" in line for line in lines)
@@ -140,7 +140,7 @@ def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> No
     path.write_text(json.dumps(record))
     proc = run("replay", str(path))  # a failed check: exit 1 (issue 16's exit-code table)
     assert proc.returncode == 1 and proc.stderr.startswith("tricklaw: failed: ")
-    assert "round 1, trick 1" in proc.stderr
+    assert "round 0, trick 0" in proc.stderr
 
 
 def test_play_and_replay_answer_in_json(tmp_path: Path) -> None:
@@ -175,7 +175,7 @@ def test_play_and_replay_answer_in_json(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     verdict = json.loads(proc.stdout)
     assert verdict["status"] != "agrees" and "totals" not in verdict
-    assert "round 1, trick 1" in json.dumps(verdict)
+    assert "round 0, trick 0" in json.dumps(verdict)
     assert "--record -" in bad(
         "play", "lowhigh", "-n", "3", "--seed", "1", "--record", "-", "--json"
     )

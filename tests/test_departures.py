@@ -216,7 +216,8 @@ def test_the_hostile_log_exits_1_on_the_command_line(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 1, done.stdout + done.stderr
-    assert done.stdout.startswith(f"diverges: line {line}, round 1, trick ")
+    assert done.stdout.startswith("diverges (sticheln")
+    assert f" players): line {line}, round 0, trick " in done.stdout
     assert "(dispute STI-D-ZEROLEAD)" in done.stdout and "\n" not in done.stdout.rstrip("\n")
 
 

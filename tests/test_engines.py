@@ -247,7 +247,7 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
     )
     assert wrong.returncode == 1, wrong.stdout + wrong.stderr
     assert (
-        wrong.stdout.startswith("diverges: ")
+        wrong.stdout.startswith("diverges (")
         and "no reading of STI-D-GAMETIE gives" in wrong.stdout
     )
     # ... and the first tied seat, the first-seat reading's winner, a departure (exit 0)
@@ -256,7 +256,7 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
         [*base, "--declare", str(declare)], capture_output=True, text=True, check=False
     )
     assert departs.returncode == 0, departs.stdout + departs.stderr
-    assert departs.stdout.startswith("departs: ") and "lowest seat" in departs.stdout
+    assert departs.stdout.startswith("departs (") and "lowest seat" in departs.stdout
     follows = tmp_path / "follows.json"
     follows.write_text(
         json.dumps({"rulesets": {"sticheln": {"disputes": {"STI-D-GAMETIE": "nobody"}}}})

@@ -178,7 +178,17 @@ def test_the_command_reports_a_case_and_exits_1(tricklaw_script: str, tmp_path: 
         "--replay",
         str(tmp_path / "fuzz-1.json"),
     )
-    assert proc.returncode == 1 and "disagrees" in proc.stdout
+    assert proc.returncode == 1 and proc.stdout.startswith("disagrees (sticheln, ")
+    # a case file given to check says what to do with it (issue 43, item 6)
+    checked = subprocess.run(
+        [tricklaw_script, "check", str(tmp_path / "fuzz-1.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert checked.returncode == 2 and "fuzz case file" in checked.stderr
+    assert "--replay" in checked.stderr and checked.stderr.count("\n") == 1
     proc = _run(
         tricklaw_script,
         "--engine",

@@ -496,7 +496,7 @@ def test_a_game_that_never_ends_is_cut_at_the_decision_cap(
     monkeypatch.setattr(behaviour, "DECISIONS_PER_CARD", 0)
     monkeypatch.setattr(behaviour, "DECISIONS_SPARE", first - 2)
     trace, why = behaviour._game(game, 1)
-    assert why == f"round 1 has no end after {first - 2} decisions"
+    assert why == f"round 0 has no end after {first - 2} decisions"
     assert trace == whole[0][: first - 1]
 
 

@@ -265,7 +265,7 @@ def test_a_record_that_does_not_agree_writes_nothing(
     out = tmp_path / "out.jsonl"
     out.write_text("precious\n")
     proc = tricklaw("check", str(source), "--convert", str(out), cwd=tmp_path)
-    assert proc.returncode == 1 and proc.stdout.startswith("diverges: ")
+    assert proc.returncode == 1 and proc.stdout.startswith("diverges (")
     assert proc.stderr == f"tricklaw: note: check: --convert {out} is not written\n"
     assert out.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "wrong.json"]

@@ -250,7 +250,7 @@ def test_illegal_action_is_rejected_naming_the_clause() -> None:
     record = base_record()
     index, card = _first_illegal_play(record)
     record["rounds"][0]["actions"][index]["action"] = card
-    message = expect_error(record, rf"round 1, action {index + 1}: ")
+    message = expect_error(record, rf"round 0, action {index}: ")
     assert "[STI-PLAY-1]" in message
     assert card in message
 
@@ -270,13 +270,13 @@ def test_record_breaking_the_follow_reading_is_rejected_naming_the_clause() -> N
             break
         check = check.apply_action(action)
     assert forbidden, "the seed should give a game with an off-colour play"
-    expect_error(record, r"round 1, action \d+: .*follow=must-follow.*\[STI93-PLAY-2\]")
+    expect_error(record, r"round 0, action \d+: .*follow=must-follow.*\[STI93-PLAY-2\]")
 
 
 def test_action_by_the_wrong_seat_is_rejected() -> None:
     record = base_record()
     record["rounds"][0]["actions"][0]["seat"] = 1
-    expect_error(record, r"round 1, action 1: seat 1 acts, but it is seat 0's turn")
+    expect_error(record, r"round 0, action 0: seat 1 acts, but it is seat 0's turn")
 
 
 def test_unparsable_action_is_rejected() -> None:
@@ -291,7 +291,7 @@ def test_wrong_trick_winner_is_rejected() -> None:
     trick = record["rounds"][0]["tricks"][2]
     right = trick["winner"]
     trick["winner"] = (right + 1) % 3
-    message = expect_error(record, r"round 1, trick 3: the record says winner = ")
+    message = expect_error(record, r"round 0, trick 2: the record says winner = ")
     assert f"expected winner = {right}" in message
     assert "[STI-" in message
 
@@ -304,13 +304,13 @@ def test_wrong_trick_taken_is_rejected() -> None:
         if trick["winner"] == trick["leader"]
         else {str(trick["leader"]): trick["cards"]}
     )
-    expect_error(record, r"round 2, trick 1: the record says (winner|taken) = ")
+    expect_error(record, r"round 1, trick 0: the record says (winner|taken) = ")
 
 
 def test_wrong_round_scores_are_rejected() -> None:
     record = base_record()
     record["rounds"][1]["scores"][2] += 1
-    expect_error(record, r"round 2: the record says scores = .*; expected scores = ")
+    expect_error(record, r"round 1: the record says scores = .*; expected scores = ")
 
 
 def test_wrong_totals_are_rejected() -> None:
@@ -322,20 +322,20 @@ def test_wrong_totals_are_rejected() -> None:
 def test_complete_record_missing_its_last_round_is_rejected() -> None:
     record = base_record()
     record["rounds"].pop()
-    expect_error(record, r"says the game is complete; expected not over \(round 3 is in play")
+    expect_error(record, r"says the game is complete; expected not over \(round 2 is in play")
 
 
 def test_record_with_a_round_after_the_end_is_rejected() -> None:
     record = base_record()
     record["rounds"].append({**copy.deepcopy(record["rounds"][0]), "index": 3})
-    expect_error(record, r"begins round 4, but by the rules the game ended after round 3")
+    expect_error(record, r"begins round 3, but by the rules the game ended after round 2")
 
 
 def test_scores_for_an_unfinished_round_are_rejected() -> None:
     record = base_record()
     record["rounds"][0]["actions"] = record["rounds"][0]["actions"][:10]
     del record["rounds"][0]["tricks"]  # else the tricks that the actions do not complete
-    expect_error(record, r"round 1: the record ends round 1, but by the rules it is not over")
+    expect_error(record, r"round 0: the record ends round 0, but by the rules it is not over")
 
 
 def test_unfinished_middle_round_is_named_as_unfinished() -> None:
@@ -344,7 +344,7 @@ def test_unfinished_middle_round_is_named_as_unfinished() -> None:
     record["rounds"][0]["actions"] = record["rounds"][0]["actions"][:10]
     message = expect_error(record, r"round")
     assert "already ended" not in message
-    assert "round 1" in message
+    assert "round 0" in message
 
 
 @pytest.mark.parametrize(
@@ -457,7 +457,7 @@ def test_an_unseeded_record_replays_and_stops_where_it_has_no_deal() -> None:
     assert to_record(replay(copy.deepcopy(record))) == record
     stopped = {**record, "rounds": record["rounds"][:2]}
     assert check_record(copy.deepcopy(stopped)).status == "agrees"
-    with pytest.raises(RecordError, match="no deal is given for round 3"):
+    with pytest.raises(RecordError, match="no deal is given for round 2"):
         replay(stopped)
 
 

@@ -178,7 +178,7 @@ def _print_game(state: State[Any]) -> None:
     game = state.game
     for log in state.history:
         dealer = f", dealer seat {log.dealer}" if log.dealer is not None else ""
-        _out(f"Round {log.index + 1}{dealer}, seat {log.first_leader} leads first")
+        _out(f"Round {log.index}{dealer}, seat {log.first_leader} leads first")
         for key, value in log.facts:
             shown = " ".join(map(str, value)) if isinstance(value, list | tuple) else value
             _out(f"  {key}: {shown}")

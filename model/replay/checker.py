@@ -197,7 +197,7 @@ class Checker:
             raise UnreadableError(
                 f"{join(where, 'deal')}: the round has no deal and the header no seed to deal it"
             )
-        self.at_round = index + 1
+        self.at_round = index
         state = self.state
         if state is not None:
             self._check_previous_over(state, index)
@@ -231,8 +231,8 @@ class Checker:
     def _check_previous_over(self, state: State[Any], index: int) -> None:
         if state.phase is Phase.OVER:
             raise DivergenceError(
-                f"the {self.noun} begins round {index + 1}, but by the rules the game ended after "
-                f"round {index}",
+                f"the {self.noun} begins round {index}, but by the rules the game ended after "
+                f"round {index - 1}",
                 None,
                 index,
                 [self.clause.get("game-end", "")],
@@ -240,12 +240,12 @@ class Checker:
             )
         if state.info.index < index:
             raise DivergenceError(
-                f"the {self.noun} begins round {index + 1}, but by the rules round {index} is not "
+                f"the {self.noun} begins round {index}, but by the rules round {index - 1} is not "
                 f"over: {turn(state)}",
                 None,
                 index,
                 [self.clause.get("round-end", "")],
-                expected_text=f"the rest of round {index}",
+                expected_text=f"the rest of round {index - 1}",
             )
 
     def _dealt(self, state: State[Any] | None, index: int, deal: Deal) -> State[Any]:
@@ -358,11 +358,11 @@ class Checker:
                 expected_text="the end of the game",
             )
         raise DivergenceError(
-            f"the {self.noun} {doing}, but by the rules round {self.index + 1} is over",
+            f"the {self.noun} {doing}, but by the rules round {self.index} is over",
             None,
             None,
             [self.clause.get("round-end", "")],
-            expected_text=f"the end of round {self.index + 1}",
+            expected_text=f"the end of round {self.index}",
         )
 
     def trick(self, raw: dict[str, Any], where: str) -> None:
@@ -382,7 +382,7 @@ class Checker:
         )
         aside = self.cards(raw["aside"], where, "aside") if "aside" in raw else None
         if not self.pending:
-            self.at, self.at_trick = "trick", self.tricks_done + 1
+            self.at, self.at_trick = "trick", self.tricks_done
             played = self.palette.format_all(state.trick)
             raise DivergenceError(
                 f"the {self.noun} records a trick, but by the rules the last action completed none",
@@ -394,7 +394,7 @@ class Checker:
                 ),
             )
         trick = self.pending.pop(0)
-        self.at, self.at_trick = "trick", trick[0] + 1
+        self.at, self.at_trick = "trick", trick[0]
         problem = differing_field(raw, cards, taken, aside, trick)
         if problem:
             _, leader, result, seating = trick
@@ -428,7 +428,7 @@ class Checker:
         if not as_written(raw, leader, result, seating, self._names):
             return False
         self.pending.pop(0)
-        self.at, self.at_trick = "trick", t_index + 1
+        self.at, self.at_trick = "trick", t_index
         self.n_tricks += 1
         return True
 
@@ -446,7 +446,7 @@ class Checker:
         if state is None:
             raise UnreadableError(f"{where or 'scores'}: scores before the first round line")
         if self.scored:
-            raise UnreadableError(f"{where or 'scores'}: round {self.index + 1} is scored twice")
+            raise UnreadableError(f"{where or 'scores'}: round {self.index} is scored twice")
         self.pending.clear()
         self.at = "round"
         check_round_end(self.game, state, self.index, fields, self.noun)
@@ -462,10 +462,11 @@ class Checker:
     # --- the verdict -------------------------------------------------------------------
 
     def where(self) -> tuple[int | None, int | None, int | None]:
-        """(round, action, trick) of the last event, counted from 1."""
+        """(round, action, trick) of the last event, counted from 0 as in the files (the
+        log's ``round``, a record's ``rounds[i]``)."""
         return (
             self.at_round,
-            self.actions_in_round if self.at == "action" else None,
+            self.actions_in_round - 1 if self.at == "action" else None,
             self.at_trick if self.at == "trick" else None,
         )
 
@@ -513,6 +514,9 @@ def verdict(
         action=where[1],
         trick=where[2],
         checked=checker.counts() if checker is not None else {},
+        game=f"{checker.game.ruleset.id}, {checker.game.players} players"
+        if checker is not None and status in (DIVERGES, DEPARTS)
+        else "",
     )
     if divergence is not None:
         out.expected, out.got = divergence.expected, divergence.got

@@ -37,7 +37,7 @@ def progress(state: State[Any] | None) -> str:
     """How far the game of ``state`` is, for messages."""
     if state is None:
         return "no round played"
-    return f"round {state.info.index + 1} is in play, {turn(state)}"
+    return f"round {state.info.index} is in play, {turn(state)}"
 
 
 def round_over(state: State[Any] | None, index: int) -> bool:
@@ -72,11 +72,11 @@ def check_round_end(
     clause = game.ruleset.clause
     if not round_over(state, index):
         raise DivergenceError(
-            f"the {noun} ends round {index + 1}, but by the rules it is not over: {turn(state)}",
+            f"the {noun} ends round {index}, but by the rules it is not over: {turn(state)}",
             None,
             None,
             [clause.get("round-end", "")],
-            expected_text=f"more of round {index + 1}",
+            expected_text=f"more of round {index}",
         )
     log = next(log for log in reversed(state.info.history) if log.index == index)
     expected = log_json(game, bare(log))
@@ -104,7 +104,7 @@ def check_round_end(
     totals = list(state.returns())
     if "totals" in fields and fields["totals"] != totals:
         raise DivergenceError(
-            f"the {noun} says the totals after round {index + 1} are {show(fields['totals'])}",
+            f"the {noun} says the totals after round {index} are {show(fields['totals'])}",
             totals,
             fields["totals"],
             cite(game, "totals", (), replayed_answer(state, totals_of), fields["totals"]),

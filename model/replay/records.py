@@ -107,7 +107,7 @@ def replay(record: Any) -> State[Any]:
     if checker is None or checker.state is None:
         raise RecordError("rounds: the record has no round, so no state to replay to")
     if checker.awaits_deal():
-        raise RecordError(f"no deal is given for round {checker.state.info.index + 1}")
+        raise RecordError(f"no deal is given for round {checker.state.info.index}")
     return checker.state
 
 

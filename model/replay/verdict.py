@@ -41,11 +41,12 @@ class Verdict:
     path: str | None = None
     """Where in a JSON record, e.g. ``rounds[1].actions[4]``."""
     round: int | None = None
-    """The round (from 1) of a divergence."""
+    """The round of a divergence, from 0 as in the files (the log's ``round``)."""
     action: int | None = None
-    """The action (from 1, within the round) of a divergence."""
+    """The action of a divergence, within its round, from 0 (as a record's
+    ``actions[i]``)."""
     trick: int | None = None
-    """The trick (from 1, within the round) of a divergence."""
+    """The trick of a divergence, within its round, from 0."""
     expected: Any = None
     """The value the rules give (JSON-ready)."""
     got: Any = None
@@ -63,6 +64,10 @@ class Verdict:
     options and declared readings, because its engine declared the dispute as its own
     rule and its answer there was that reading's
     (:mod:`~tricklaw.model.replay.departure`); empty for a check without departures."""
+    game: str = ""
+    """The game of a divergence or departure, ``"RULESET, N players"`` (empty before the
+    header is read, and for other verdicts): ``tricklaw check`` names it on the verdict's
+    line, so that a line from a run over many logs says which game it is about."""
 
     def restated(
         self,
@@ -89,6 +94,7 @@ class Verdict:
             self.established,
             checked,
             readings,
+            self.game,
         )
 
     @property
@@ -121,6 +127,7 @@ class Verdict:
                 "action": self.action,
                 "trick": self.trick,
             },
+            "game": self.game or None,
             "message": self.message,
             "expected": self.expected,
             "got": self.got,

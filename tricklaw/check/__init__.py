@@ -14,15 +14,16 @@ that no palette has such as ``Q99``)::
     agrees: sticheln, 4 players: 2 rounds, 120 actions, 28 tricks checked; totals
     [-15, -6, -17, -30]; the game is over
     $ tricklaw check wrong.jsonl
-    diverges: line 26, round 1, trick 4: the log says winner = 2; expected winner = 1
-    [STI-TRICK-5, STI-TRICK-2, STI-TRICK-4]
+    diverges (sticheln, 4 players): line 26, round 0, trick 3: the log says winner = 2;
+    expected winner = 1 [STI-TRICK-5, STI-TRICK-2, STI-TRICK-4]
 
 (each verdict is one line; an unreadable log prints ``tricklaw: error: check: ...`` to
 standard error, a field that breaks the schema with the schema's message). ``--json``
 prints the verdict as one JSON object instead::
 
-    {"status": "diverges", "where": {"line": 26, "path": null, "round": 1,
-     "action": null, "trick": 4}, "message": "line 26, round 1, trick 4: ...",
+    {"status": "diverges", "where": {"line": 26, "path": null, "round": 0,
+     "action": null, "trick": 3}, "game": "sticheln, 4 players",
+     "message": "line 26, round 0, trick 3: ...",
      "expected": 1, "got": 2, "clauses": ["STI-TRICK-5", "STI-TRICK-2", "STI-TRICK-4"],
      "disputes": [], "checked": {"rounds": 1, "actions": 20, "tricks": 3}}
 
@@ -35,8 +36,10 @@ fill in the options, and a divergence on a dispute it settles by its own rule is
 whole log, checked again under that reading, agrees
 (:mod:`tricklaw.model.replay.departure`; ``readings`` names the readings). In ``where``,
 ``line`` is the
-log's line and ``path`` the place in a record (``rounds[1].tricks[2]``); ``round`` counts
-from 1, and ``action`` and ``trick`` count from 1 within the round, as in the message.
+log's line and ``path`` the place in a record (``rounds[1].tricks[2]``); ``round``, and
+``action`` and ``trick`` within the round, count from 0, as the files do (the log's
+``round``, a record's ``rounds[i]``), in the message too; only ``line`` counts from 1, as
+an editor does.
 
 One checker does the work, whatever the input: the model's
 (:mod:`tricklaw.model.replay`), which :func:`tricklaw.model.replay.records.replay` and so

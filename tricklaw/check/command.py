@@ -43,7 +43,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif verdict.status == UNREADABLE:
         sys.stderr.write(f"tricklaw: error: check: {verdict.message}\n")
     else:
-        sys.stdout.write(f"{verdict.status}: {verdict.message}\n")
+        status = f"{verdict.status} ({verdict.game})" if verdict.game else verdict.status
+        sys.stdout.write(f"{status}: {verdict.message}\n")
     return verdict.exit_status
 
 

@@ -90,7 +90,27 @@ def check_stream(
         record = loads_record(text)
     except RecordError as unreadable:
         return verdict(UNREADABLE, str(unreadable), None)
+    if hint := _case_file_hint(record):
+        return verdict(UNREADABLE, hint, None)
     return check_record(record, own_shuffle=own_shuffle, emit=emit, declaration=declaration)
+
+
+def _case_file_hint(document: Any) -> str | None:
+    """What to do with a fuzz case file (``tricklaw-fuzz-case``) given to ``check``: its
+    ``record`` is the rules' own game up to the disagreement, so checking it would say
+    nothing about the engine; the case is replayed against the engine instead. (Imported
+    here: only a document with another format than a record's pays for the fuzzer's
+    import.)"""
+    if not isinstance(document, dict) or document.get("format", RECORD_FORMAT) == RECORD_FORMAT:
+        return None
+    from tricklaw.fuzz.report import CASE_FORMAT
+
+    if document["format"] != CASE_FORMAT:
+        return None
+    return (
+        "format: this is a fuzz case file (tricklaw-fuzz-case), not a record or log: "
+        "replay it against the engine with 'tricklaw fuzz --engine CMD --replay FILE'"
+    )
 
 
 def _lines_then(

@@ -28,6 +28,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if args.json:
             answer: dict[str, Any] = {
                 "status": "agrees" if wrong is None else "disagrees",
+                "ruleset": outcome.case.ruleset,
+                "players": outcome.case.players,
                 "actions": outcome.actions,
             }
             if wrong is not None:
@@ -36,7 +38,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         elif wrong is None:
             sys.stdout.write(f"the engine now agrees on {args.replay} ({outcome.actions} steps)\n")
         else:
-            sys.stdout.write(f"disagrees: {wrong.message} {list(wrong.clauses)}\n")
+            game = f"{outcome.case.ruleset}, {outcome.case.players} players"
+            sys.stdout.write(f"disagrees ({game}): {wrong.message} {list(wrong.clauses)}\n")
         return 0 if wrong is None else 1
     if args.games is not None and args.games < 1:
         raise TricklawError("fuzz: --games must be at least 1")

@@ -134,7 +134,7 @@ def explained(
             message += f"; not a declared departure: {why}"
     if departed:
         under = ", ".join(f"{d.dispute} = {d.reading!r}" for d in departed)
-        where = ", ".join(f"step {d.disagreement.step + 1} ({d.dispute})" for d in departed)
+        where = ", ".join(f"step {d.disagreement.step} ({d.dispute})" for d in departed)
         message += (
             f"; the model follows {under}: the reading(s) that the engine's declared own "
             f"rule matched in the game as first played, at {where}"

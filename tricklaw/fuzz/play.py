@@ -76,7 +76,7 @@ def _one_step(run: Match, policy: SplitMix64) -> None:
         probe = policy.below(1 << 20) if policy.below(PROBE_RATE) == 0 else None
         choice = choose(state, legal, policy)
     run.taken.append((choice, probe))
-    where = f"step {run.step + 1}"
+    where = f"step {run.step}"
     if probe is not None:
         candidates = illegal_candidates(state, legal)
         if candidates:

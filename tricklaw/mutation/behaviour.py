@@ -197,7 +197,7 @@ def _game(game: Game, seed: int) -> Any:
             if len(state.history) != rounds:
                 began, rounds = len(trace), len(state.history)
             if len(trace) - began > cap:
-                return [trace, f"round {rounds + 1} has no end after {cap} decisions"]
+                return [trace, f"round {rounds} has no end after {cap} decisions"]
             if not state.is_terminal():
                 legal = game.ruleset.legal_actions(state)
                 extra = repr(state.extra)  # the ruleset's table: Hund's powers and display

@@ -272,13 +272,13 @@ def told_trick_problem(ruleset: Ruleset[Any], game: Game, log: RoundLog) -> str:
         if differ or not set(played.facts) <= set(judged.facts):
             what = ", ".join(differ) or "facts"
             return (
-                f"trick {k + 1} ({' '.join(fmt(played.cards))}) judged on its own in "
+                f"trick {k} ({' '.join(fmt(played.cards))}) judged on its own in "
                 f"{contexts[k]} differs from play in {what}"
             )
         left = ruleset.context_left(game, judged)
         if any(contexts[k + 1].get(key) != value for key, value in left.items()):
             return (
-                f"trick {k + 1} ({' '.join(fmt(played.cards))}) judged on its own names "
+                f"trick {k} ({' '.join(fmt(played.cards))}) judged on its own names "
                 f"{left} as left after it; the next trick is told {contexts[k + 1]}"
             )
     told = ruleset.told_round(game, log)
@@ -400,16 +400,16 @@ def _rounds_problem(
     told_rounds = tricks = 0
     for log in state.history:
         if log.scores != ruleset.recount_scores(game, log):
-            return f"seed {seed}, round {log.index + 1}: scores differ from recount", (0, 0, 0)
+            return f"seed {seed}, round {log.index}: scores differ from recount", (0, 0, 0)
         told = ruleset.told_round(game, log)
         if told is not None and ruleset.score_piles(game, *told) != log.scores:
             return (
-                f"seed {seed}, round {log.index + 1}: the round told from its piles "
+                f"seed {seed}, round {log.index}: the round told from its piles "
                 f"scores {list(ruleset.score_piles(game, *told))}, played {list(log.scores)}"
             ), (0, 0, 0)
         told_rounds += told is not None
         problem = told_trick_problem(ruleset, game, log)
         if problem:
-            return f"seed {seed}, round {log.index + 1}: {problem}", (0, 0, 0)
+            return f"seed {seed}, round {log.index}: {problem}", (0, 0, 0)
         tricks += len(log.tricks)
     return "", (len(state.history), told_rounds, tricks)
