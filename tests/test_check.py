@@ -198,6 +198,22 @@ def test_json_lines_logs_agree(
     assert body["checked"]["tricks"] == sum(1 for o in objs if "trick" in o)
 
 
+def test_a_reading_taken_by_default_is_said(
+    sti_log: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 43, item 6: a header that names no reading of a dispute is checked under its
+    default, and the verdict says so (it used to be checked as ``shared`` with no word)."""
+    status, out, _ = run([str(write(tmp_path / "named.jsonl", sti_log))], capsys)
+    assert status == 0 and "by default" not in out  # every reading named
+    objs = copy.deepcopy(sti_log)
+    del objs[0]["options"]["game-tie"]
+    status, out, _ = run([str(write(tmp_path / "unnamed.jsonl", objs))], capsys)
+    ruleset = get_ruleset(objs[0]["ruleset"])
+    default = next(s.default for s in ruleset.option_specs if s.name == "game-tie")
+    assert status == 0
+    assert out.rstrip().endswith(f"(by default, as the log names no reading: game-tie={default})")
+
+
 @pytest.mark.parametrize("config", [CONFIGS[0], CONFIGS[5], CONFIGS[11]], ids=str)
 def test_minimal_logs_agree(config: tuple[str, int, dict[str, Any], int]) -> None:
     """Only the header, round lines (deals left to the seed) and actions; or no seed and

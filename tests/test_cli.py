@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tricklaw.bench import compiled
+from tricklaw.spec import load_registry
 
 clause = pytest.mark.clause
 
@@ -65,6 +66,25 @@ def test_rulesets_lists_both_sticheln_texts() -> None:
     assert "sticheln-1993" in out and "sticheln " in out
     assert "--option follow=free" in out
     assert "[STI-D-ZEROLEAD]" in out
+
+
+def test_rulesets_says_what_each_reading_means() -> None:
+    """Issue 43, item 6: every reading of every dispute with its meaning, in text and in
+    ``--json``, from the spec's own words (not a list kept here)."""
+    out = ok("rulesets")
+    data = {r["id"]: r for r in json.loads(ok("rulesets", "--json"))}
+    for ruleset_id, ruleset in data.items():
+        for dispute in load_registry(ruleset_id).disputes:
+            listed = next(d for d in ruleset["disputes"] if d["id"] == dispute.id)
+            assert listed["question"] == dispute.question
+            assert listed["default"] == dispute.default
+            assert [(r["value"], r["meaning"]) for r in listed["readings"]] == [
+                (r.value, r.summary) for r in dispute.readings
+            ]
+            for reading in dispute.readings:
+                setting = f"{dispute.option}={reading.value}" if dispute.option else reading.value
+                assert f"        {setting}" in out and reading.summary in out
+    assert "zero-lead=lead-card (the default): " in out
 
 
 def test_rulesets_json_parses() -> None:

@@ -117,8 +117,16 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
                         "disputes": [
                             {
                                 "id": d.id,
+                                "title": d.title,
+                                "question": d.question,
                                 "kind": d.kind,
                                 "option": d.option,
+                                "default": d.default,
+                                "reason": d.reason,
+                                "readings": [
+                                    {"value": reading.value, "meaning": reading.summary}
+                                    for reading in d.readings
+                                ],
                                 "found_by": list(d.found_by),
                             }
                             for d in load_registry(r.id).disputes
@@ -146,7 +154,11 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
             _out(f"    trick --context {name}=...: {text}")
         for d in load_registry(r.id).disputes:
             how = f"found by {', '.join(d.found_by)}" if d.found_by else "written by hand"
-            _out(f"    dispute {d.id:<22} {d.kind:<14} {how}")
+            _out(f"    dispute {d.id:<22} {d.kind:<14} {how}: {d.question}")
+            for reading in d.readings:
+                chosen = " (the default)" if reading.value == d.default else ""
+                setting = f"{d.option}={reading.value}" if d.option else reading.value
+                _out(f"        {setting}{chosen}: {reading.summary}")
         for p in load_registry(r.id).presets:
             readings = " ".join(f"{k}={v}" for k, v in p.options) or "the defaults"
             _out(f"    --preset {p.name:<20} {p.title}: {readings}")

@@ -21,6 +21,7 @@ the rounds any ruleset looks back at (:data:`KEPT_ROUNDS`), so memory stays flat
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -86,9 +87,26 @@ class Checker:
     first (a log that streams), else every round (the state a record ends in)."""
 
     def __init__(
-        self, game: Game, seed: int | None, own_shuffle: bool, noun: str, trim: bool
+        self,
+        game: Game,
+        seed: int | None,
+        own_shuffle: bool,
+        noun: str,
+        trim: bool,
+        *,
+        named: Collection[str] | None = None,
     ) -> None:
         self.game = game
+        values = game.options.as_dict()
+        self.defaulted = tuple(
+            f"{spec.name}={values[spec.name]}"
+            for spec in game.ruleset.option_specs
+            if named is not None and spec.dispute and spec.name not in named
+        )
+        """The disputes whose reading the input never named (``named``: the options its
+        header or record, its declaration and the command line gave), as ``name=value``
+        at their default: the summary says so, since a check under a reading nobody
+        chose is worth a word."""
         self.noun = noun
         self.ruleset: Ruleset[Any] = game.ruleset
         self.palette = game.ruleset.palette
@@ -486,7 +504,12 @@ class Checker:
         if state is None:
             return f"{head}; no round played"
         end = "the game is over" if state.phase is Phase.OVER else "the game goes on"
-        return f"{head}; totals {list(state.returns())}; {end}"
+        defaults = (
+            f" (by default, as the {self.noun} names no reading: {', '.join(self.defaulted)})"
+            if self.defaulted
+            else ""
+        )
+        return f"{head}; totals {list(state.returns())}; {end}{defaults}"
 
 
 def verdict(

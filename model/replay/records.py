@@ -139,7 +139,7 @@ def _replayed(
         options.update(fixed or {})
         game = game_of(record["ruleset"], record["players"], options)
         seed = record.get("seed")
-        checker = Checker(game, seed, own_shuffle, "record", trim=False)
+        checker = Checker(game, seed, own_shuffle, "record", trim=False, named=options)
         if emit is not None:
             emit(
                 {

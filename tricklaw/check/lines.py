@@ -252,7 +252,7 @@ def _header(
     options = declared_options(declaration, obj["ruleset"], obj["players"], obj.get("options", {}))
     options.update(fixed)
     game = game_of(obj["ruleset"], obj["players"], options)
-    return Checker(game, obj.get("seed"), own_shuffle, "log", trim=True)
+    return Checker(game, obj.get("seed"), own_shuffle, "log", trim=True, named=options)
 
 
 def _event(checker: Checker, obj: dict[str, Any]) -> dict[str, Any]:
