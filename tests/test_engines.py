@@ -17,6 +17,7 @@ from tricklaw.fuzz import fuzz, new_case
 from tricklaw.model.replay.citation import cite
 from tricklaw.model.replay.declaration import (
     declaration_schema,
+    declared_options,
     everything,
     parse_declaration,
 )
@@ -79,6 +80,23 @@ def test_a_bad_declaration_is_one_line_naming_the_field(raw: Any, field: str) ->
     with pytest.raises(TricklawError) as caught:
         parse_declaration(raw, "hello.implements")
     assert field in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("declared", [[0, 4], ["0", "4"]])
+def test_an_options_values_are_typed_as_the_ruleset_types_them(declared: list[Any]) -> None:
+    """Issue 43, item 6: one declaration serves ``fuzz -o rounds=0`` (the command line's
+    text "0") and ``check --declare`` (a header's integer 0), whether it lists the values
+    as integers or as text; a value that is neither (1.5, true) is refused."""
+    raw = {"rulesets": {"sticheln": {"options": {"rounds": declared}}}}
+    sticheln = parse_declaration(raw, "x").of("sticheln")
+    assert sticheln is not None and sticheln.values("rounds") == (0, 4)
+    for value in ("0", 0, "4", 4):
+        assert sticheln.allows(4, {"rounds": value}) is None
+    assert sticheln.allows(4, {"rounds": "1"}) == "sticheln with rounds=1"
+    assert declared_options(parse_declaration(raw, "x"), "sticheln", 4, {"rounds": 0})
+    for wrong in (1.5, True, 0.0):
+        with pytest.raises(TricklawError, match=r"options\.rounds: .* is not a value of rounds"):
+            parse_declaration({"rulesets": {"sticheln": {"options": {"rounds": [wrong]}}}}, "x")
 
 
 def test_the_schema_accepts_what_the_parser_accepts() -> None:

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tricklaw.model.options import OptionValue
+from tricklaw.model.options import OptionSpec, OptionValue
 from tricklaw.model.replay.verdict import UnreadableError
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.spec import json_text, load_registry
@@ -71,11 +71,24 @@ class RulesetDeclaration:
         """Why a game of ``players`` and ``options`` is outside the declaration, or None."""
         if players not in self.players:
             return f"{self.ruleset} with {players} players"
+        specs = {spec.name: spec for spec in get_ruleset(self.ruleset).option_specs}
         for name, value in options.items():
             allowed = self.values(name)
-            if allowed is not None and value not in allowed:
+            if allowed is not None and _typed(specs.get(name), value) not in allowed:
                 return f"{self.ruleset} with {name}={value}"
         return None
+
+
+def _typed(spec: OptionSpec | None, value: OptionValue) -> OptionValue:
+    """``value`` as the option's own type (the command line's ``"0"`` is the integer
+    option's 0, as a declaration's values are: one declaration serves ``fuzz -o`` and
+    ``check --declare``); as given when it is not a value of the option."""
+    if spec is None:
+        return value
+    try:
+        return spec.coerce(value, "")
+    except TricklawError:
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +157,17 @@ def _ruleset(rid: str, body: Any, where: str) -> RulesetDeclaration:
             raise TricklawError(f"{at}: unknown option (known: {', '.join(specs) or 'none'})")
         if not isinstance(values, list) or not values:
             raise TricklawError(f"{at}: expected a non-empty list of values")
+        typed: list[OptionValue] = []
         for value in values:
+            wrong = f"{at}: {value!r} is not a value of {name}"
+            if specs[name].is_integer and isinstance(value, (bool, float)):  # not 1.5, true
+                raise TricklawError(wrong)
             try:
                 ruleset.make_game(ruleset.player_counts[0], {name: value})
             except TricklawError:
-                raise TricklawError(f"{at}: {value!r} is not a value of {name}") from None
-        options.append((name, tuple(values)))
+                raise TricklawError(wrong) from None
+            typed.append(specs[name].coerce(value, rid))  # "0" and 0 are one value
+        options.append((name, tuple(typed)))
     readings, own = _disputes(rid, body.get("disputes", {}), where, dict(options))
     return RulesetDeclaration(rid, tuple(players), tuple(options), readings, own)
 
