@@ -194,7 +194,7 @@ def _print_game(state: State[Any]) -> None:
         for key, value in log.facts:
             shown = " ".join(map(str, value)) if isinstance(value, list | tuple) else value
             _out(f"  {key}: {shown}")
-        for number, (leader, result) in enumerate(log.tricks, 1):
+        for number, (leader, result) in enumerate(log.tricks):
             _out(f"  trick {number:2}: {_describe_trick(game, log.seating, leader, result)}")
         _out(f"  scores: {list(log.scores)}")
     _out(f"Totals: {list(state.returns())}")
