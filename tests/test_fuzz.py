@@ -4,14 +4,19 @@ deliberately wrong engines (tests/engines/mutant_engine.py)."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tricklaw.fuzz import Engine, fuzz, make_deals, new_case, play_case, replay_case, shrink
+from tricklaw.fuzz.engine import ANSWER_LIMIT
 from tricklaw.model.replay.records import replay
 from tricklaw.model.rng import SplitMix64
 from tricklaw.model.rulesets import RULESETS, get_ruleset
@@ -130,6 +135,50 @@ def test_a_silent_engine_times_out() -> None:
         timeout=0.5,
     )
     assert "no answer within 0.5 s" in run.failures[0]["disagreement"]["message"]
+
+
+def test_an_endless_answer_is_refused_before_it_is_held_whole() -> None:
+    """Issue 43, item 4: an engine that answers with a line longer than the cap (here
+    17 MiB, never ending in a newline) is a protocol error, read no further than the cap."""
+    endless = "import sys; sys.stdout.write('x' * (17 << 20)); sys.stdout.flush(); sys.stdin.read()"
+    run = fuzz(
+        f"{sys.executable} -c {shlex.quote(endless)}",
+        rulesets=["lowhigh"], players=3, fixed={}, games=1, seed=1, timeout=30,
+    )  # fmt: skip
+    found = run.failures[0]["disagreement"]
+    assert found["kind"] == "protocol"
+    assert f"longer than {ANSWER_LIMIT:,} bytes" in found["message"]
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+def test_no_process_the_engine_started_outlives_the_run(tmp_path: Path) -> None:
+    """Issue 43, item 4: the engine starts a child that would sleep for ten minutes and
+    then answers nothing; once the run is over, the child is gone too."""
+    pid_file = tmp_path / "child.pid"
+    engine = (
+        "import subprocess, sys, time; "
+        "child = subprocess.Popen(['sleep', '600']); "
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid)); "
+        "time.sleep(600)"
+    )
+    run = fuzz(
+        f"{sys.executable} -c {shlex.quote(engine)}",
+        rulesets=["lowhigh"], players=3, fixed={}, games=1, seed=1, timeout=1,
+    )  # fmt: skip
+    assert "no answer within 1 s" in run.failures[0]["disagreement"]["message"]
+    child = int(pid_file.read_text())
+    for _ in range(50):  # the kill is sent; the child's parent may take a moment to reap it
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        stat = Path(f"/proc/{child}/stat")
+        if stat.is_file() and ") Z " in stat.read_text():
+            break  # a zombie: dead, waiting for its parent (init) to reap it
+        time.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the engine's child outlived the fuzz run")
 
 
 def test_generated_deals_are_legal_deals_of_every_ruleset() -> None:

@@ -2,14 +2,19 @@
 one JSON-RPC request per line, each answer awaited for at most a time-out.
 
 The answers are read by a thread of their own into a queue, and awaited on the queue with
-a time-out: no ``select()`` on a pipe, which Windows does not offer."""
+a time-out: no ``select()`` on a pipe, which Windows does not offer. An answer longer than
+:data:`ANSWER_LIMIT` is a protocol error, found before it is held whole. The engine runs
+in a process group of its own (POSIX), which :meth:`Engine.close` ends whole, so that no
+process the engine started outlives the run."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 from typing import IO, Any
@@ -18,6 +23,15 @@ from tricklaw.spec.errors import TricklawError
 
 ENGINE_TIMEOUT = 10.0
 """Seconds the engine may take to answer one request."""
+
+ANSWER_LIMIT = 16 * 1024 * 1024
+"""Bytes one answer line of the engine may hold: the cap on the oracle's own answers
+(docs/oracle.md, the limits table); an engine's answer to the fuzzer's requests is far
+smaller. A longer line is refused after reading at most this much of it."""
+
+TOO_LONG = b""
+"""What the reader thread queues for a line over :data:`ANSWER_LIMIT` (an empty line is
+never queued otherwise: every line read ends with its newline)."""
 
 
 class EngineError(Exception):
@@ -42,6 +56,7 @@ class Engine:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                start_new_session=hasattr(os, "killpg"),  # its own group, ended whole
             )
         except OSError as exc:
             raise TricklawError(
@@ -94,6 +109,9 @@ class Engine:
         if line is None:
             self._lines.put(None)  # the end stays for the next request
             raise EngineError(f"the engine exited ({self._status()})")
+        if line == TOO_LONG:
+            self._lines.put(TOO_LONG)  # nothing more is read from this engine
+            raise EngineError(f"the engine's answer is longer than {ANSWER_LIMIT:,} bytes")
         return line.rstrip(b"\r\n").decode("utf-8", errors="replace")
 
     def _status(self) -> str:
@@ -104,7 +122,8 @@ class Engine:
         return "still running" if code is None else f"status {code}"
 
     def close(self) -> None:
-        """Stop the engine."""
+        """Stop the engine: its input closed, two seconds to end, then killed; and every
+        process of its group, whether it ended or not (an engine's children)."""
         with contextlib.suppress(OSError):
             self._in.close()
         try:
@@ -112,12 +131,18 @@ class Engine:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(OSError):  # the group is empty: nothing left
+                os.killpg(self.process.pid, signal.SIGKILL)
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
     """Put each line the engine writes on ``lines``, then None at its end (the reader
-    thread)."""
+    thread); :data:`TOO_LONG` for a line over :data:`ANSWER_LIMIT`, and nothing after it."""
     with contextlib.suppress(OSError, ValueError):
-        for line in iter(stream.readline, b""):
+        while line := stream.readline(ANSWER_LIMIT + 1):
+            if len(line) > ANSWER_LIMIT:
+                lines.put(TOO_LONG)
+                return
             lines.put(line)
     lines.put(None)
