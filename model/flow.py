@@ -51,7 +51,7 @@ def deal_for_round(
     if index < len(source.deals):
         return source.deals[index]
     if source.seed is None:
-        raise RecordError(f"no deal is given for round {index + 1}")
+        raise RecordError(f"no deal is given for round {index}")
     rng = SplitMix64(round_seed(source.seed, index))
     return ruleset.cut(game, shuffled(ruleset.deck(game.players, game.options), rng), rng, history)
 

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from mypy_extensions import mypyc_attr
 
 from tricklaw.model.actions import ActionKind
-from tricklaw.model.cards import Card, Palette
+from tricklaw.model.cards import VALUE_LIMIT, Card, Palette
 from tricklaw.model.options import (
     CompiledRules,
     Options,
@@ -93,6 +93,9 @@ class Ruleset(ABC, Generic[X]):
     ``score-total``, ``game-end``, ... (see each ruleset)."""
     pile_names: ClassVar[tuple[str, ...]] = ()
     """The names of the piles a deal of this ruleset may hold besides the hands."""
+    extra_names: ClassVar[tuple[str, ...]] = ()
+    """The names of the other numbers a deal of this ruleset draws (Hund: the round's
+    ``designation``); a deal with any other extra is not this ruleset's."""
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (ActionKind.PLAY,)
     """The kinds of action its players take (:mod:`tricklaw.model.actions`); with the deck
     and the seats they span every action the ruleset can use."""
@@ -146,8 +149,10 @@ class Ruleset(ABC, Generic[X]):
         """Raise CardError unless ``deal`` could have come from :meth:`cut`.
 
         The shared check: the right number of hands, each player's hand of
-        :meth:`hand_size` cards (the ``deal`` clause), only known piles, and hands
-        and piles together holding each card of the deck exactly once.
+        :meth:`hand_size` cards (the ``deal`` clause), only known piles and extras (an
+        extra a whole number), and hands and piles together holding each card of the deck
+        exactly once. So a deal holds nothing but what the ruleset deals: no field a
+        client adds is kept with a game or echoed in its answers.
         """
         if len(deal.hands) != game.seats:
             raise CardError(f"the deal has {len(deal.hands)} hands for {game.seats} seats")
@@ -162,6 +167,12 @@ class Ruleset(ABC, Generic[X]):
             if name not in self.pile_names:
                 known = ", ".join(self.pile_names) or "none"
                 raise CardError(f"the deal has a pile {name!r}; {self.id} deals piles: {known}")
+        for name, value in deal.extras:
+            if name not in self.extra_names:
+                known = ", ".join(self.extra_names) or "none"
+                raise CardError(f"the deal has an extra {name!r}; {self.id} deals extras: {known}")
+            if type(value) is not int or not 0 <= value < VALUE_LIMIT:
+                raise CardError(f"the deal's extra {name} is {value!r}, not a card's number")
         deck = self.deck(game.players, game.options)
         held = [c for hand in deal.hands for c in hand] + [c for _, p in deal.piles for c in p]
         counts = Counter(held)
@@ -185,7 +196,7 @@ class Ruleset(ABC, Generic[X]):
             try:
                 self.check_deal(game, deal)
             except CardError as exc:
-                raise CardError(f"round {index + 1}: {exc}") from None
+                raise CardError(f"round {index}: {exc}") from None
 
     @abstractmethod
     def start_round(

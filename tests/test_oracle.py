@@ -206,6 +206,28 @@ def test_explicit_deals_are_checked_and_used() -> None:
     )
 
 
+def test_a_deal_holds_nothing_but_what_the_ruleset_deals() -> None:
+    """Issue 43, item 4: a deal's extra fields used to be kept with the game and echoed in
+    every answer (12 MiB a game, past the answer cap). Now an extra the ruleset does not
+    draw, or one that is not a card's number, is refused before the game opens; Hund's
+    ``designation`` still plays."""
+    oracle = Oracle()
+    deal = to_record(play_random_game(get_ruleset("lowhigh").make_game(3), 4), 4)["rounds"][0]
+    junk = {**deal["deal"], "extras": {f"junk{i}": i for i in range(1000)}}
+    err = error(oracle, "new_game", ruleset="lowhigh", players=3, deals=[junk])
+    assert err["code"] == INVALID_PARAMS
+    assert "the deal has an extra 'junk0'; lowhigh deals extras: none" in err["message"]
+    assert oracle.games == {}
+    hund = to_record(play_random_game(get_ruleset("hund").make_game(4), 4), 4)["rounds"][0]
+    assert hund["deal"]["extras"].keys() == {"designation"}
+    assert result(oracle, "new_game", ruleset="hund", players=4, deals=[hund["deal"]])
+    for wrong in ("x" * 100_000, 10**9, [1] * 1000):
+        bad = {**hund["deal"], "extras": {"designation": wrong}}
+        err = error(oracle, "new_game", ruleset="hund", players=4, deals=[bad])
+        assert err["code"] == INVALID_PARAMS and "designation" in err["message"]
+        assert len(err["message"]) < 400
+
+
 def test_bad_players_options_and_rulesets_name_the_field() -> None:
     oracle = Oracle()
     assert error(oracle, "new_game", ruleset="sticheln", players=7, seed=1)["data"]["field"] == (

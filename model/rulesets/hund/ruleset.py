@@ -53,6 +53,7 @@ class Hund(Ruleset[Powers]):
     player_counts = (2, 3, 4, 5)
     palette = PALETTE
     pile_names = ("virtual-down", "virtual-up")
+    extra_names = ("designation",)
     action_kinds = (ActionKind.PLAY, ActionKind.LEADER, ActionKind.DESIGNATE)
     option_specs = OPTION_SPECS
     clause = CLAUSES
@@ -150,12 +151,12 @@ class Hund(Ruleset[Powers]):
         for index, number in enumerate(numbers):
             if rules_of(game).ascending and number != index + 1:
                 raise CardError(
-                    f"round {index + 1} designates {number}; with designation=ascending it "
+                    f"round {index} designates {number}; with designation=ascending it "
                     f"designates {index + 1} [HUND-D-DESIGNATION]"
                 )
             if number in numbers[:index]:
                 raise CardError(
-                    f"round {index + 1} designates {number} again; each designation card is "
+                    f"round {index} designates {number} again; each designation card is "
                     "used once [HUND-D-DESIGNATION]"
                 )
 
