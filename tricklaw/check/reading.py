@@ -79,7 +79,8 @@ def check_stream(
         # A broken header line of a log: report it, without reading the rest.
         return _lines_then(blank, first, iter(()), own_shuffle, emit, declaration=declaration)
     try:  # a record (a line longer than a log's is one too): read whole, within a bound
-        text = "".join(blank) + first + stream.read(MAX_RECORD_CHARS)
+        head = "".join(blank) + first  # already read: it counts against the cap
+        text = head + stream.read(MAX_RECORD_CHARS - len(head))
         if stream.read(1):
             return verdict(
                 UNREADABLE, f"the record is longer than {MAX_RECORD_CHARS:,} characters", None
