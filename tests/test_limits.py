@@ -107,7 +107,8 @@ def test_open_games_stop_at_the_limit_until_one_is_closed() -> None:
     def new(seed: int) -> dict[str, Any]:
         request = {**HELLO, "method": "new_game"}
         request["params"] = {"ruleset": "lowhigh", "players": 3, "seed": seed}
-        return json.loads(oracle.handle_text(json.dumps(request)) or "null")
+        answer: dict[str, Any] = json.loads(oracle.handle_text(json.dumps(request)) or "null")
+        return answer
 
     games = [new(seed)["result"]["game"] for seed in range(3)]
     assert new(3)["error"]["code"] == LIMIT
