@@ -80,7 +80,7 @@ class OptionSpec:
                 )
             try:
                 number = int(raw)
-            except ValueError:
+            except (TypeError, ValueError):  # not a number's text (null, a list, ...)
                 raise OptionError(
                     f"{ruleset}: option {self.name} takes a whole number, not {raw!r}"
                 ) from None

@@ -17,19 +17,27 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from tricklaw.check import check_lines, check_stream, record_to_log
+from tricklaw.fuzz.cases import Disagreement, Outcome
+from tricklaw.fuzz.games import new_case
+from tricklaw.fuzz.report import case_from_json, case_json
 from tricklaw.judging import parse_context, parse_trick
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.options import parse_option_args
 from tricklaw.model.record import loads_record, to_record
+from tricklaw.model.replay.declaration import parse_declaration
 from tricklaw.model.replay.records import replay
 from tricklaw.model.replay.verdict import Verdict
 from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.oracle.session import Oracle
+from tricklaw.page.files import page_file
 from tricklaw.spec.errors import TricklawError
 
 T = TypeVar("T")
@@ -367,6 +375,112 @@ def requests(choices: Choices) -> list[str]:
     return [request_line(choices) for _ in range(choices.integer(1, 4))]
 
 
+@cache
+def cases() -> tuple[dict[str, Any], ...]:
+    """A fuzz case file (``tricklaw-fuzz-case``) per ruleset: a game's deals and steps, a
+    disagreement planted at its tenth step."""
+    out = []
+    for index, ruleset_id in enumerate(RULESETS):
+        case = new_case(index, 7, [ruleset_id], None, {})
+        steps = tuple((c, None) for c, _ in case.steps[:10]) or ((0, None),) * 10
+        case = replace(case, steps=steps)
+        state = case.game().new_state_from_deals(case.deals, case.seed)
+        wrong = Disagreement("trick", len(steps) - 1, "planted", 1, 2, ())
+        outcome = Outcome(case, state, wrong, len(steps))
+        out.append(json.loads(json.dumps(case_json(outcome, "engine"))))
+    return tuple(out)
+
+
+def case_file(choices: Choices) -> Any:
+    """A case file with a part broken, as ``fuzz --replay`` and ``check`` read it."""
+    return broken_json(choices, pick(choices, cases()))
+
+
+def read_case(data: Any) -> None:
+    """The case-file reader; a case it accepts is played from its deals through its steps
+    (each step's choice taken modulo the legal actions, as the fuzzer does), and ``check``
+    given the same file says what it is or reads it as a record."""
+    case = must_read(lambda: case_from_json(data, "case"))
+    if case is not None:
+        state = case.game().new_state_from_deals(case.deals, case.seed)
+        for choice, _ in case.steps[:500]:
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state = state.apply_action(legal[choice % len(legal)])
+    assert isinstance(check_stream(io.StringIO(json.dumps(data))), Verdict)
+
+
+DECLARATION = {
+    "rulesets": {
+        "sticheln": {
+            "players": [3, 4],
+            "options": {"rounds": [1, 2]},
+            "disputes": {
+                "STI-D-ZEROLEAD": "lead-card",
+                "STI-D-GAMETIE": {"reading": "own", "rule": "lowest seat"},
+            },
+        },
+        "hund": {"options": {"rounds": [1]}},
+    }
+}
+"""An engine's declaration with a reading, an own rule and option values (docs/oracle.md)."""
+
+
+def declaration(choices: Choices) -> Any:
+    """A declaration with a part broken, or random JSON."""
+    return broken_json(choices, DECLARATION) if flag(choices) else any_json(choices)
+
+
+def read_declaration(data: Any) -> None:
+    """The declaration reader; a declaration it accepts answers what the fuzzer and the
+    checker ask of it."""
+    found = must_read(lambda: parse_declaration(data, "implements"))
+    if found is not None:
+        for ruleset in found.rulesets:
+            ruleset.allows(
+                ruleset.players[0], {name: values[0] for name, values in ruleset.options}
+            )
+
+
+PAGE_PATHS = ("", "/", "/index.html", "/config.json", "/../secret", "/%2e%2e/x", "/a/../index.html")
+
+
+def page_path(choices: Choices) -> str:
+    """A request path for ``serve --http --page``: the page's own, climbs out of it, odd
+    bytes and names, long ones."""
+    kind = choices.integer(0, 3)
+    if kind == 0:
+        return pick(choices, PAGE_PATHS) + choices.text(8)
+    if kind == 1:
+        return "/" + "/".join(
+            some(choices, 6, lambda: pick(choices, ("..", ".", "", "index.html", "x")))
+        )
+    if kind == 2:
+        return "/" + "a" * choices.integer(0, 5000)
+    return junk(choices, 60)
+
+
+@cache
+def page_folder() -> Path:
+    """A page folder: an index, a config, a file in a subfolder, and a secret beside it."""
+    root = Path(tempfile.mkdtemp(prefix="tricklaw-page-fuzz-"))
+    (root / "secret").write_text("outside")
+    page = root / "page"
+    (page / "sub").mkdir(parents=True)
+    (page / "index.html").write_text("<html></html>")
+    (page / "config.json").write_text("{}")
+    (page / "sub" / "x").write_text("x")
+    return page
+
+
+def read_page_path(path: str) -> None:
+    """The page route's file lookup: a file inside the page folder, or None; never an
+    exception, never a file outside the folder."""
+    found = page_file(page_folder(), path)
+    assert found is None or found[0] != b"outside", path
+
+
 READERS: dict[str, tuple[Callable[[Choices], Any], Callable[[Any], None]]] = {
     "record": (record_text, read_record),
     "log": (log_lines, read_log),
@@ -374,5 +488,8 @@ READERS: dict[str, tuple[Callable[[Choices], Any], Callable[[Any], None]]] = {
     "context": (context_args, read_context),
     "options": (option_args, read_options),
     "stdio": (requests, read_requests),
+    "case": (case_file, read_case),
+    "declaration": (declaration, read_declaration),
+    "page": (page_path, read_page_path),
 }
 """Each reader's maker and its check: ``check(make(choices))`` must not raise."""

@@ -8,7 +8,10 @@ from typing import Any
 from tricklaw.fuzz.cases import Case, Outcome
 from tricklaw.fuzz.games import illegal_candidates
 from tricklaw.model.record import deal_json, parse_deal, to_record
+from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.rulesets import get_ruleset
+from tricklaw.model.schemas import first_problem
+from tricklaw.model.state import Deal
 from tricklaw.spec.errors import TricklawError
 
 CASE_FORMAT = "tricklaw-fuzz-case"
@@ -62,8 +65,7 @@ def case_from_json(data: Any, where: str) -> Case:
             raise TypeError("readings")
         ruleset.make_game(data["players"], {**data["options"], **readings})
         deals = tuple(
-            parse_deal(raw, ruleset.palette, f"{where}: deals[{i}]")
-            for i, raw in enumerate(data["deals"])
+            _deal(raw, ruleset, f"{where}: deals[{i}]") for i, raw in enumerate(data["deals"])
         )
         ruleset.check_deals(game, deals)
         steps = tuple((int(c), None if p is None else int(p)) for c, p in data["steps"])
@@ -81,3 +83,13 @@ def case_from_json(data: Any, where: str) -> Case:
         steps,
         readings=tuple(readings.items()),
     )
+
+
+def _deal(raw: Any, ruleset: Ruleset[Any], where: str) -> Deal:
+    """A case's deal, as a record's deal must be (the record schema's ``deal``), then
+    parsed; raises TricklawError naming the field."""
+    problem = first_problem("record", "deal", raw)
+    if problem is not None:
+        path, message = problem
+        raise TricklawError(f"{where}{'.' + path if path else ''}: {message}")
+    return parse_deal(raw, ruleset.palette, where)
