@@ -161,15 +161,32 @@ def _mode_for(path: str) -> int:
         return 0o666 & ~mask
 
 
+def _special(path: str | Path) -> bool:
+    """Whether ``path`` is there and not a regular file: a device, a pipe, a socket."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
 def _temporary(path: str | Path, exclusive: bool) -> Iterator[int]:
     """The descriptor of a temporary file in ``path``'s folder, which becomes ``path``
     (flushed, renamed or, if ``exclusive``, linked into place) when the block ends
-    normally, and is removed when it raises."""
+    normally, and is removed when it raises. A ``path`` that is not a regular file (a
+    device such as ``/dev/stdout``, a named pipe) is opened and written instead: a rename
+    would put a file in its place."""
     target = os.path.realpath(path)  # a symbolic link is written through
     folder, name = os.path.split(target)
     if exclusive and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    if _special(path):  # /dev/stdout, a pipe: written to, never replaced by a file
+        fd = os.open(path, os.O_WRONLY)  # (/dev/stdout's real path may be no path)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+        return
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     try:
         try:

@@ -121,6 +121,43 @@ def test_write_new_and_write_fresh_never_overwrite(tmp_path: Path) -> None:
     ]
 
 
+FULL = Path("/dev/full")
+"""Linux's always-full device: every write fails with ENOSPC."""
+
+
+@pytest.mark.skipif(not FULL.is_char_device(), reason="needs Linux's /dev/full")
+def test_a_full_device_is_one_line_and_stays_a_device(tmp_path: Path) -> None:
+    """Issue 43, item 3: a write to a full device was an internal error (exit 70), and
+    ``--record /dev/full`` replaced the device with a file (an atomic rename over it).
+    Now: one line naming the device and the error, exit 2, the device untouched."""
+    proc = tricklaw(
+        "play", "lowhigh", "-n", "3", "--seed", "1", "--record", str(FULL), cwd=tmp_path
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert (
+        proc.stderr
+        == f"tricklaw: error: cannot write the record to {FULL}: No space left on device\n"
+    )
+    assert FULL.is_char_device()
+    with FULL.open("w") as full:  # standard output on the full device
+        done = subprocess.run(
+            [sys.executable, "-m", "tricklaw", "rulesets"],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "tricklaw: error: cannot write the output: No space left on device\n"
+
+
+def test_a_record_to_standard_output_by_its_device_name(tmp_path: Path) -> None:
+    """``--record /dev/stdout`` writes to standard output (a pipe here), not a file."""
+    proc = tricklaw(
+        "play", "lowhigh", "-n", "3", "--seed", "1", "--record", "/dev/stdout", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert '"format": "tricklaw-record"' in proc.stdout and "Totals:" in proc.stdout
+    assert not list(tmp_path.iterdir())
+
+
 def test_play_record_replaces_the_file_rather_than_writing_into_it(tmp_path: Path) -> None:
     """The record is a new file renamed over the old one (a new inode; the old file is
     never emptied and written again), and no temporary file is left."""

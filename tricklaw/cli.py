@@ -19,7 +19,10 @@ before any work (:mod:`tricklaw.spec.outputs`).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
@@ -447,6 +450,20 @@ def _check_seed(args: argparse.Namespace) -> None:
             raise TricklawError(f"--{flag} must be at least 1, not {value}")
 
 
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""The errors of a device or quota that is full: said in one line, never an internal
+error."""
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that what is left in its buffer is
+    not written again (and fails again) when the interpreter exits."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
@@ -454,6 +471,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         _check_seed(args)
         status: int = args.func(args)
+        sys.stdout.flush()  # a full device is found here, not at the interpreter's exit
         return status
     except CheckFailedError as exc:
         sys.stderr.write(f"tricklaw: failed: {clip(str(exc))}\n")
@@ -465,8 +483,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("tricklaw: interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
+        _drop_output()
         return 0
     except Exception as exc:  # never a traceback: report the defect in one line
+        if isinstance(exc, OSError) and exc.errno in FULL:
+            _drop_output()
+            sys.stderr.write(f"tricklaw: error: cannot write the output: {exc.strerror}\n")
+            return EXIT_BAD_INPUT
         sys.stderr.write(
             f"tricklaw: internal error (please report it): {clip(f'{type(exc).__name__}: {exc}')}\n"
         )
