@@ -400,6 +400,7 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
         text=True,
         env=env,
         cwd=tmp_path,
+        start_new_session=True,  # its group, verify runs included, can be ended whole
     )
     assert proc.stdout is not None
     seen: list[str] = []
@@ -421,9 +422,15 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
         until("passes again:")
         until("rows taken from the cache")  # the clean code's rows: all from the cache
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
-    assert proc.returncode == 0
+        proc.send_signal(signal.SIGINT)  # Ctrl-C; the rest of its output is read, so that
+        try:  # a full pipe never holds it (a loaded CI machine: minutes, not seconds)
+            rest, _ = proc.communicate(timeout=300)
+            seen.append(rest)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise AssertionError(f"Ctrl-C did not stop --watch: {''.join(seen)[-2000:]}") from None
+    assert proc.returncode == 0 and "stopped" in seen[-1]
 
 
 def test_a_cache_folder_that_cannot_be_written_is_refused_before_any_work(
