@@ -30,6 +30,10 @@ MAX_LINE_CHARS = 1 << 20
 round's facts, is a few kilobytes); a longer one makes the log unreadable."""
 MAX_RECORD_CHARS = 1 << 28
 """The longest JSON record, in characters (256 Mi)."""
+CASE_FORMAT = "tricklaw-fuzz-case"
+"""The ``format`` of the fuzzer's case files (:mod:`tricklaw.fuzz.report`), which ``check``
+does not read but names, with the command that replays one. Defined here, below the
+fuzzer, because the log checker is compiled (mypyc) without the fuzzer's libraries."""
 
 
 def _bounded(stream: TextIO, number: int) -> Iterator[str]:
@@ -99,14 +103,8 @@ def check_stream(
 def _case_file_hint(document: Any) -> str | None:
     """What to do with a fuzz case file (``tricklaw-fuzz-case``) given to ``check``: its
     ``record`` is the rules' own game up to the disagreement, so checking it would say
-    nothing about the engine; the case is replayed against the engine instead. (Imported
-    here: only a document with another format than a record's pays for the fuzzer's
-    import.)"""
-    if not isinstance(document, dict) or document.get("format", RECORD_FORMAT) == RECORD_FORMAT:
-        return None
-    from tricklaw.fuzz.report import CASE_FORMAT
-
-    if document["format"] != CASE_FORMAT:
+    nothing about the engine; the case is replayed against the engine instead."""
+    if not isinstance(document, dict) or document.get("format") != CASE_FORMAT:
         return None
     return (
         "format: this is a fuzz case file (tricklaw-fuzz-case), not a record or log: "

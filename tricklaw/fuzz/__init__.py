@@ -67,12 +67,13 @@ against the model's), :mod:`~tricklaw.fuzz.play` (one case played),
 
 from __future__ import annotations
 
+from tricklaw.check.reading import CASE_FORMAT
 from tricklaw.fuzz.cases import Case, Disagreement, Outcome, Step
 from tricklaw.fuzz.command import add_command, cmd_fuzz
 from tricklaw.fuzz.engine import ENGINE_TIMEOUT, Engine, EngineError
 from tricklaw.fuzz.games import DEALT_ROUNDS, choose, illegal_candidates, make_deals, new_case
 from tricklaw.fuzz.play import PROBE_RATE, play_case
-from tricklaw.fuzz.report import CASE_FORMAT, case_from_json, case_json
+from tricklaw.fuzz.report import case_from_json, case_json
 from tricklaw.fuzz.run import Run, fuzz, replay_case
 from tricklaw.fuzz.shrink import shrink
 

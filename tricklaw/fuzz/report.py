@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tricklaw.check.reading import CASE_FORMAT
 from tricklaw.fuzz.cases import Case, Outcome
 from tricklaw.fuzz.games import illegal_candidates
 from tricklaw.model.record import deal_json, parse_deal, to_record
@@ -13,8 +14,6 @@ from tricklaw.model.rulesets import get_ruleset
 from tricklaw.model.schemas import first_problem
 from tricklaw.model.state import Deal
 from tricklaw.spec.errors import TricklawError
-
-CASE_FORMAT = "tricklaw-fuzz-case"
 
 
 def case_json(outcome: Outcome, engine: str) -> dict[str, Any]:
