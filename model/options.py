@@ -143,6 +143,9 @@ def resolve_options(
         if name not in known:
             listed = ", ".join(sorted(known)) or "none"
             raise OptionError(f"{ruleset}: unknown option {name!r} (options: {listed})")
+        raw: object = chosen[name]  # JSON can give any value: the compiled model checks types
+        if not isinstance(raw, (str, int)):
+            raise OptionError(f"{ruleset}: option {name} takes a name or a number, not {raw!r}")
     return Options(
         tuple(
             (s.name, s.coerce(chosen[s.name], ruleset) if s.name in chosen else s.default)
