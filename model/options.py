@@ -131,24 +131,28 @@ class Options:
 
 
 def resolve_options(
-    ruleset: str, specs: Iterable[OptionSpec], chosen: Mapping[str, OptionValue]
+    ruleset: str, specs: Iterable[OptionSpec], chosen: Mapping[str, object]
 ) -> Options:
     """Every option of ``specs``: the ``chosen`` value where given, else the default.
 
     Raises :class:`~tricklaw.spec.errors.OptionError` for an unknown name or a bad value.
+    ``chosen`` may come from JSON (a header, a declaration, a request), so its values are
+    taken as any object and checked here: the compiled model (mypyc) would raise
+    ``TypeError`` on a value that is neither a name nor a number.
     """
     spec_list = list(specs)
     known = {s.name for s in spec_list}
-    for name in chosen:
+    given: dict[str, OptionValue] = {}
+    for name, raw in chosen.items():
         if name not in known:
             listed = ", ".join(sorted(known)) or "none"
             raise OptionError(f"{ruleset}: unknown option {name!r} (options: {listed})")
-        raw: object = chosen[name]  # JSON can give any value: the compiled model checks types
         if not isinstance(raw, (str, int)):
             raise OptionError(f"{ruleset}: option {name} takes a name or a number, not {raw!r}")
+        given[name] = raw
     return Options(
         tuple(
-            (s.name, s.coerce(chosen[s.name], ruleset) if s.name in chosen else s.default)
+            (s.name, s.coerce(given[s.name], ruleset) if s.name in given else s.default)
             for s in spec_list
         )
     )
