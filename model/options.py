@@ -140,6 +140,8 @@ def resolve_options(
     taken as any object and checked here: the compiled model (mypyc) would raise
     ``TypeError`` on a value that is neither a name nor a number.
     """
+    if not isinstance(chosen, Mapping):  # JSON's number or list where an object belongs
+        raise OptionError(f"{ruleset}: the options are {chosen!r}, not names and values")
     spec_list = list(specs)
     known = {s.name for s in spec_list}
     given: dict[str, OptionValue] = {}
