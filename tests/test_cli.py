@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -472,3 +473,46 @@ def test_bash_completes_commands_options_and_choices(tmp_path: Path) -> None:
     assert _bash_completes(str(script), ["tricklaw", "completion", ""]) == ["bash", "zsh", "tcsh"]
     assert ok("completion", "zsh").startswith("#compdef tricklaw")
     assert "completion: argument shell: invalid choice: 'fish'" in bad("completion", "fish")
+
+
+# --- the parser: one command's parser at a time ------------------------------------------------
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Any]:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_each_command_help_line_is_the_one_its_own_parser_gives() -> None:
+    """``tricklaw --help`` lists every command from ``cli.COMMANDS`` without importing
+    their modules; the lines are the ones the commands' own parsers give, in order."""
+    from tricklaw import cli
+
+    full = _subparsers(cli.build_parser())
+    assert [(a.dest, a.help) for a in full._choices_actions] == list(cli.COMMANDS.items())
+    for name in cli.COMMANDS:
+        alone = _subparsers(cli.build_parser(name))
+        built = {n for n, c in alone.choices.items() if c._actions}  # a help line has none
+        assert built == {name}
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """``trick`` does not load the oracle, the fuzzer or verify (a few tenths of a second
+    on every run); ``serve`` does load the oracle."""
+    probe = (
+        "import sys, io, contextlib; from tricklaw.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(sys.argv[1:])\n"
+        "heavy = ['tricklaw.oracle', 'tricklaw.fuzz', 'tricklaw.verify', 'tricklaw.bench']\n"
+        "print(' '.join(m for m in heavy if m in sys.modules))"
+    )
+    python = str(Path(SCRIPT).parent / "python")
+
+    def loaded(*args: str) -> str:
+        proc = subprocess.run(
+            [python, "-c", probe, *args], capture_output=True, text=True, check=False
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert loaded("trick", "lowhigh", "-n", "4", "R0", "B1", "Y2", "G3") == ""
+    assert "tricklaw.oracle" in loaded("serve", "--help").split()

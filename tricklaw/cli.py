@@ -21,11 +21,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn, cast
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeAlias, cast
 
 from tricklaw import __version__
 from tricklaw.game_args import add_game_args, make_game
@@ -43,6 +44,9 @@ from tricklaw.spec import load_registry
 from tricklaw.spec.errors import CheckFailedError, RecordError, TricklawError, clip
 from tricklaw.spec.json_text import JsonTextError, read_text
 from tricklaw.spec.outputs import check_output_file, write_output
+
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What a command module's ``add_command`` is given."""
 
 EXIT_OK = 0
 """Exit status: the command did its work, and every check it made passed."""
@@ -346,28 +350,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # --- main ------------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``tricklaw`` command."""
-    from tricklaw import bench, check, diff, fuzz, score_bounds, serve, vectors, verify_command
-    from tricklaw.page import build as page_build
+COMMANDS: dict[str, str] = {
+    "rulesets": "list rulesets, player counts and options",
+    "play": "play a whole game with seeded random agents",
+    "trick": "judge one complete trick (first card = lead) and show every dispute that bears on it",
+    "bench": "measure random rounds per second",
+    "verify": "run every check and proof",
+    "impact": "measure how often each dispute's reading changes a game",
+    "completion": "print a shell completion script",
+    "replay": "replay a JSON game record and check every result",
+    "vectors": "generate the conformance vectors (spec/vectors/v1), or check them",
+    "bounds": "prove every score bound and write them (spec/bounds/v1.json), or check",
+    "check": "check a game log or record from any implementation against the rules",
+    "diff": "compare two editions of one game aspect by aspect, with minimal witnesses",
+    "serve": "the live oracle: JSON-RPC over stdio, or HTTP with an OpenAPI description",
+    "fuzz": "differential fuzzing of an engine that speaks the oracle's stdio protocol",
+    "page": "build the page for players (the model in the browser, via Pyodide)",
+}
+"""Every command and its one-line help, in ``tricklaw --help``'s order. Only the command
+being run has its parser built and its module imported (:func:`build_parser`); the others
+are these lines. tests/test_cli.py checks that each command's own parser says the same."""
 
-    parser = _Parser(
-        prog="tricklaw",
-        description="The rules lawyer for trick-taking card games.",
-        epilog="exit status (every command):\n"
-        + "\n".join(f"  {code:<4} {meaning}" for code, meaning in EXIT_CODES),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    # The commands' modules take the plain argparse type; the parsers are _Parser.
-    plain = cast("argparse._SubParsersAction[argparse.ArgumentParser]", sub)
+COMMAND_MODULES = {
+    "bench": "tricklaw.bench",
+    "verify": "tricklaw.verify_command",
+    "vectors": "tricklaw.vectors",
+    "bounds": "tricklaw.score_bounds",
+    "check": "tricklaw.check",
+    "diff": "tricklaw.diff",
+    "serve": "tricklaw.serve",
+    "fuzz": "tricklaw.fuzz",
+    "page": "tricklaw.page.build",
+}
+"""The commands whose arguments and run live in a module of their own (its
+``add_command``)."""
 
-    p = sub.add_parser("rulesets", help="list rulesets, player counts and options")
+
+def _add_rulesets(sub: _Subparsers) -> None:
+    p = sub.add_parser("rulesets", help=COMMANDS["rulesets"])
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_rulesets)
 
-    p = sub.add_parser("play", help="play a whole game with seeded random agents")
+
+def _add_play(sub: _Subparsers) -> None:
+    p = sub.add_parser("play", help=COMMANDS["play"])
     add_game_args(p, rounds=True)
     p.add_argument("--seed", type=int, required=True, help="the game seed (0 .. 2**64-1)")
     p.add_argument("--record", metavar="FILE", help="write the JSON record to FILE ('-': stdout)")
@@ -385,10 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser(
-        "trick",
-        help="judge one complete trick (first card = lead) and show every dispute that bears on it",
-    )
+
+def _add_trick(sub: _Subparsers) -> None:
+    p = sub.add_parser("trick", help=COMMANDS["trick"])
     add_game_args(p)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -401,17 +426,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_trick)
 
-    bench.add_command(plain)
 
-    verify_command.add_command(plain)
-
+def _add_impact(sub: _Subparsers) -> None:
     from tricklaw.impact.command import add_parser as add_impact
 
     add_impact(sub, cmd_impact)
 
+
+def _add_completion(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "completion",
-        help="print a shell completion script",
+        help=COMMANDS["completion"],
         description="Print the completion script of SHELL for tricklaw's commands and "
         'options. bash: eval "$(tricklaw completion bash)" in ~/.bashrc; zsh: write it '
         "to a file named _tricklaw in a folder of $fpath.",
@@ -419,7 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", choices=SHELLS, help="the shell")
     p.set_defaults(func=cmd_completion)
 
-    p = sub.add_parser("replay", help="replay a JSON game record and check every result")
+
+def _add_replay(sub: _Subparsers) -> None:
+    p = sub.add_parser("replay", help=COMMANDS["replay"])
     p.add_argument("record", help="the record file")
     p.add_argument(
         "--json",
@@ -429,14 +456,55 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_replay)
 
-    vectors.add_command(plain)
-    score_bounds.add_command(plain)
-    check.add_command(plain)
-    diff.add_command(plain)
-    serve.add_command(plain)
-    fuzz.add_command(plain)
-    page_build.add_command(plain)
+
+_ADDERS: dict[str, Callable[[_Subparsers], None]] = {
+    "rulesets": _add_rulesets,
+    "play": _add_play,
+    "trick": _add_trick,
+    "impact": _add_impact,
+    "completion": _add_completion,
+    "replay": _add_replay,
+}
+"""The commands added here; the rest are in :data:`COMMAND_MODULES`."""
+
+
+def _add(sub: _Subparsers, name: str) -> None:
+    """Add command ``name``'s own parser (importing its module)."""
+    if name in _ADDERS:
+        _ADDERS[name](sub)
+    else:
+        importlib.import_module(COMMAND_MODULES[name]).add_command(sub)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``tricklaw`` command: every command's own parser, or,
+    given ``command``, that one's alone and the others as their help lines (what
+    ``tricklaw --help`` shows), which spares importing every command's module on each
+    run (:func:`main`)."""
+    parser = _Parser(
+        prog="tricklaw",
+        description="The rules lawyer for trick-taking card games.",
+        epilog="exit status (every command):\n"
+        + "\n".join(f"  {code:<4} {meaning}" for code, meaning in EXIT_CODES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tricklaw {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # The commands' modules take the plain argparse type; the parsers are _Parser.
+    plain = cast("_Subparsers", sub)
+    for name, help_line in COMMANDS.items():
+        if command is None or command == name:
+            _add(plain, name)
+        else:
+            sub.add_parser(name, help=help_line, add_help=False)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv``: its first word that is not an option (``tricklaw``
+    itself takes no option with a value), if it is a command."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
 
 
 def _check_seed(args: argparse.Namespace) -> None:
@@ -468,7 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     try:
         load_plugins()
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(_command(words)).parse_args(words)
         _check_seed(args)
         status: int = args.func(args)
         sys.stdout.flush()  # a full device is found here, not at the interpreter's exit
