@@ -37,6 +37,7 @@ PER_PLAYER_COUNT = {
     "score-min",
     "bounds-artifact",
     "self-check",
+    "checker rejects",
 }
 """The obligations every ruleset has at every player count."""
 

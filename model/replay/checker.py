@@ -416,7 +416,7 @@ class Checker:
         problem = differing_field(raw, cards, taken, aside, trick)
         if problem:
             _, leader, result, seating = trick
-            expected = trick_json(leader, result, seating, self.palette)[problem]
+            expected = trick_json(leader, result, seating, self.palette).get(problem, {})
             raise DivergenceError(
                 f"the {self.noun} says {problem} = {show(raw[problem])}",
                 expected,

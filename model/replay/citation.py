@@ -41,6 +41,8 @@ POINTS: dict[str, tuple[str, ...]] = {
     "scores": ("score-total",),
     "end": ("game-end",),
     "round-end": ("round-end",),
+    "first-lead": ("first-lead",),
+    "facts": (),
     "turn": ("turn",),
     "trick": (),
     "illegal": (),
@@ -109,7 +111,7 @@ def trick_answer(before: State[Any], action: int, index: int, key: str) -> Calla
             return NOT_PLAYED
         for t_index, leader, result, seating in done:
             if t_index == index:
-                value = trick_json(leader, result, seating, game.ruleset.palette)[key]
+                value = trick_json(leader, result, seating, game.ruleset.palette).get(key, {})
                 return _canonical(key, value)
         return NOT_PLAYED
 

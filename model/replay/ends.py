@@ -63,6 +63,30 @@ def _cite_state(
     return cite(game, point, (), answer, got)
 
 
+def _first_leader(index: int) -> Callable[[State[Any]], list[int]]:
+    """Round ``index``'s first leader in a state (none before it ends)."""
+    return lambda state: [log.first_leader for log in state.history if log.index == index]
+
+
+def _round_citation(
+    game: Game, state: State[Any], index: int, key: str, *, got: Any, expected: Any
+) -> Citation:
+    """The clauses (and disputes) a wrong ``key`` of round ``index``'s end cites: the
+    scores and the first leader by replaying the game under each reading, a fact by the
+    clause the ruleset names for it (its role ``fact:NAME``, for the first fact that
+    differs)."""
+    if key == "scores":
+        return cite(game, "scores", (), replayed_answer(state, _round_scores(index)), [got])
+    if key == "first_leader":
+        answer = replayed_answer(state, _first_leader(index))
+        return cite(game, "first-lead", (), answer, [got])
+    names = sorted(set(expected) | set(got if isinstance(got, dict) else {}))
+    given = got if isinstance(got, dict) else {}
+    differing = [n for n in names if given.get(n) != expected.get(n)]
+    role = next((f"fact:{n}" for n in differing if game.ruleset.clause.get(f"fact:{n}")), "")
+    return cite(game, "facts", (game.ruleset.clause.get(role, ""),))
+
+
 def check_round_end(
     game: Game, state: State[Any], index: int, fields: dict[str, Any], noun: str
 ) -> None:
@@ -80,25 +104,13 @@ def check_round_end(
         )
     log = next(log for log in reversed(state.info.history) if log.index == index)
     expected = log_json(game, bare(log))
-    score_clause = clause.get("score-total", "")
-    deciding = {"scores": score_clause, "first_leader": clause.get("first-lead", "")}
     for key in ("scores", "first_leader", "facts"):
         if key in fields and fields[key] != expected[key]:
             raise DivergenceError(
                 f"the {noun} says {key} = {show(fields[key])}",
                 expected[key],
                 fields[key],
-                (
-                    cite(
-                        game,
-                        "scores",
-                        (),
-                        replayed_answer(state, _round_scores(index)),
-                        [fields[key]],
-                    )
-                    if key == "scores"
-                    else [deciding.get(key, "")]
-                ),
+                _round_citation(game, state, index, key, got=fields[key], expected=expected[key]),
                 expected_text=f"{key} = {show(expected[key])}",
             )
     totals = list(state.returns())

@@ -1,7 +1,8 @@
 """A recorded trick result against the trick the rules completed.
 
 A trick object (the record's and the log's: ``leader``, ``cards``, ``winner``, optional
-``taken`` and ``aside``; ``clauses`` and ``facts`` are not compared) is first compared
+``taken``, ``aside`` and ``facts``; ``clauses`` are not compared: they say why, in
+tricklaw's own ids, which another engine need not know) is first compared
 as tricklaw writes it (:func:`as_written`: equal JSON, no card parsed, no message built,
 the hot path); any other spelling is read card by card and compared field by field
 (:func:`differing_field`: taken and aside cards in any order), which names the first
@@ -75,9 +76,7 @@ def as_written(
     ):
         return False
     facts = raw.get("facts", _ABSENT)
-    return facts is _ABSENT or (
-        type(facts) is dict and ONLY_STR.issuperset(map(type, facts.values()))
-    )
+    return facts is _ABSENT or facts == dict(result.facts)
 
 
 def differing_field(
@@ -103,6 +102,8 @@ def differing_field(
         return "taken"
     if aside is not None and aside != result.aside and sorted(aside) != sorted(result.aside):
         return "aside"
+    if "facts" in raw and raw["facts"] != dict(result.facts):
+        return "facts"
     return ""
 
 

@@ -112,6 +112,7 @@ CLAUSES: Mapping[str, str] = MappingProxyType(
         "lowest": "LH-TRICK-3",
         "low-takes": "LH-TRICK-4",
         "high-takes": "LH-TRICK-5",
+        "first-lead": "LH-PLAY-1",
         "collect": "LH-LEAD-1",
         "display": "LH-COLLECT-1",
         "round-end": "LH-ROUND-1",

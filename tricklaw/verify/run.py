@@ -52,6 +52,7 @@ from tricklaw.verify.checks import (
     vector_results,
 )
 from tricklaw.verify.pool import Workers, run_each, run_until
+from tricklaw.verify.wrong_logs import checker_rejects
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ PLAYER_STEPS: tuple[tuple[str, Step], ...] = (
     ("the model in the relaxations", model_held.bound_results),
     ("round rules", model_held.round_results),
     ("the table, automatic moves and the winners", model_rule_checks.results),
+    (
+        "the log checker rejects wrong logs",
+        lambda rs, n, options, ms: [checker_rejects(rs, n, options)],
+    ),
 )
 """What verify runs for each ruleset and player count, in this order: the one place to
 add a step."""
@@ -246,6 +251,7 @@ FAIL_FAST_ORDER = (
     "worked examples",
     "example-z3",
     "self-check",
+    "the log checker rejects wrong logs",
     "conservation",
     "round rules",
     "the table, automatic moves and the winners",

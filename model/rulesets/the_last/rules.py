@@ -137,6 +137,8 @@ CLAUSES: Mapping[str, str] = MappingProxyType(
         "winner": "LAST-GAME-1",
         "game-end": "LAST-D-ROUNDS",
         "ghost-deal": "LAST-GHOST-1",
+        "fact:points_left": "LAST-TRICK-1",
+        "fact:ghost": "LAST-GHOST-1",
         "ghost-pile": "LAST-GHOST-2",
         "ghost-play": "LAST-GHOST-3",
         "ghost-turn": "LAST-GHOST-4",
