@@ -75,6 +75,7 @@ CLAUSES: Mapping[str, str] = MappingProxyType(
         "deck": "TINY-DECK-1",
         "deal": "TINY-DEAL-1",
         "lead": "TINY-LEAD-1",
+        "first-lead": "TINY-LEAD-1",
         "turn": "TINY-PLAY-1",
         "play": "TINY-PLAY-1",
         "trick": "TINY-TRICK-1",
