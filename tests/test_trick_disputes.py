@@ -110,6 +110,23 @@ def test_a_trick_impossible_under_a_reading_never_calls_it_unchanged() -> None:
     assert plain["impossible"] == [] and "deck" in plain["unaffected"]
 
 
+@clause("HUND-D-SETMATCH")
+def test_a_reading_that_changes_the_trick_is_shown_whatever_its_option_is_marked() -> None:
+    """Issue 45: Hund's ``set-match`` is not marked as changing tricks, yet with
+    designation sets in play its other reading gives this trick to another seat; the
+    report judges every disputed option's readings and says so."""
+    args = ("hund", "-n", "3", "-o", "designation-mode=sets", "-c", "sets=Y3,R5")
+    body = _json(*args, "R1", "R3", "Y3")
+    assert body["readings"]["set-match"]["value"]["same"] is False
+    assert "set-match" not in body["unaffected"]
+    text = _text(*args, "R1", "R3", "Y3")
+    assert "--option set-match=value: seat +1 (R3) wins the trick" in text
+    assert "set-match" not in text.splitlines()[-1]
+    # Without sets in play, neither reading of set-match changes the same trick.
+    plain = _json("hund", "-n", "3", "R1", "R3", "Y3")
+    assert "set-match" not in plain["readings"] and "set-match" in plain["unaffected"]
+
+
 @clause("STI-D-ZEROOFF")
 def test_a_finding_without_a_switch_shows_when_its_clauses_decide() -> None:
     body = _json("sticheln", "-n", "3", "R1", "Y0", "R2")

@@ -6,7 +6,8 @@ STI93-TRICK-1); this module gathers what else a player arguing over it needs to 
 * **deck**: a card outside the deck in use is refused, naming the dispute and the
   ``--option`` reading that admits it (e.g. STI93-D-DECK, ``deck=full``);
 * **trick readings**: each reading of an option that can change who takes the trick
-  (``OptionSpec.affects_trick``), judged by the model;
+  (``OptionSpec.affects_trick``, and any disputed option whose readings give this trick
+  another result), judged by the model;
 * **legality**: for each card played and each reading of every disputed option, whether
   the model's ``playable`` (the play clauses, e.g. STI93-PLAY-2) lets that seat play it.
   The player's hand is unknown, so the answer is about hands: ``always`` (whatever else
@@ -36,7 +37,7 @@ from tricklaw.model.ruleset import Ruleset
 from tricklaw.model.state import Game
 from tricklaw.model.trick import TrickResult
 from tricklaw.spec import Registry, load_registry
-from tricklaw.spec.errors import CardError
+from tricklaw.spec.errors import CardError, TricklawError
 
 ALWAYS = "always"
 NEVER = "never"
@@ -238,19 +239,29 @@ def _same(a: TrickResult, b: TrickResult) -> bool:
 def trick_readings(
     game: Game, cards: Sequence[Card], context: Mapping[str, str], result: TrickResult
 ) -> dict[str, dict[str, Any]]:
-    """Each reading of each option that can change who takes the trick, judged; a reading
-    under which a card is outside the deck is marked ``possible: false`` and not judged."""
+    """Each reading of each disputed option, judged: the options marked as changing who
+    takes a trick (``affects_trick``) always, and any other whose readings give this trick
+    another result (found by judging, not by the mark: Hund's ``set-match`` changes a
+    trick only where designation sets are in play). A reading under which the trick
+    cannot be judged (its context means nothing there) is left out."""
     ruleset: Ruleset[Any] = game.ruleset
     readings: dict[str, dict[str, Any]] = {}
     for spec in ruleset.option_specs:
-        if not spec.affects_trick:
+        if not (spec.affects_trick or (spec.dispute and spec.choices)):
             continue
-        readings[spec.name] = {}
+        judged: dict[str, Any] = {}
         for value in spec.choices:
             other = _game_with(game, spec.name, value)
-            alt = ruleset.judge_trick(other, cards, context)
+            try:
+                alt = ruleset.judge_trick(other, cards, context)
+            except TricklawError:
+                if spec.affects_trick:
+                    raise
+                continue
             alt_json = result_json(alt, other.ruleset.palette)
-            readings[spec.name][value] = {**alt_json, "same": _same(alt, result)}
+            judged[str(value)] = {**alt_json, "same": _same(alt, result)}
+        if spec.affects_trick or not all(v["same"] for v in judged.values()):
+            readings[spec.name] = judged
     return readings
 
 
@@ -298,17 +309,18 @@ def switchless_disputes(registry: Registry, result: TrickResult) -> list[dict[st
 
 
 def unaffected_options(
-    game: Game, legality: Sequence[Mapping[str, Any]], impossible: Sequence[Mapping[str, Any]]
+    game: Game,
+    readings: Mapping[str, Any],
+    legality: Sequence[Mapping[str, Any]],
+    impossible: Sequence[Mapping[str, Any]],
 ) -> list[str]:
-    """The disputed options none of whose readings changes this trick: not who takes it,
-    not whether each card may be played, not whether the trick can happen at all."""
+    """The disputed options none of whose readings changes this trick: not who takes it
+    (judged: :func:`trick_readings`), not whether each card may be played, not whether
+    the trick can happen at all."""
     bearing = {d["option"] for entry in legality for d in entry["disputes"]}
     bearing |= {entry["option"] for entry in impossible}
-    return [
-        s.name
-        for s in game.ruleset.option_specs
-        if s.dispute and not s.affects_trick and s.name not in bearing
-    ]
+    bearing |= set(readings)
+    return [s.name for s in game.ruleset.option_specs if s.dispute and s.name not in bearing]
 
 
 # --- in words ----------------------------------------------------------------------------
@@ -377,17 +389,18 @@ def build_report(game: Game, cards: Sequence[Card], context: Mapping[str, str]) 
     registry = load_registry(ruleset.id)
     legality = legality_readings(game, cards)
     impossible = impossible_under(game, cards)
+    readings = trick_readings(game, cards, context, result)
     return TrickReport(
         game=game,
         cards=tuple(cards),
         context=dict(context),
         result=result,
         registry=registry,
-        readings=trick_readings(game, cards, context, result),
+        readings=readings,
         legality=legality,
         impossible=impossible,
         switchless=switchless_disputes(registry, result),
-        unaffected=unaffected_options(game, legality, impossible),
+        unaffected=unaffected_options(game, readings, legality, impossible),
     )
 
 
