@@ -35,6 +35,7 @@ from tricklaw.mutation.mutants import (
     patched_files,
     repo_root,
     rule_files,
+    stem_of,
 )
 from tricklaw.mutation.runner import apply_patch, copy_tree, run, summary
 from tricklaw.mutation.verdicts import EQUIVALENT, KILLED, NOT_APPLIED, SURVIVED, TIMEOUT, Settings
@@ -556,6 +557,20 @@ def test_verify_kills_every_behaviour_changing_mutant_of_tiny_sample(
     counts = Counter(r.status for r in results)
     assert counts[KILLED] > 0 and counts[NOT_APPLIED] == 0
     _assert_all_killed(results)
+
+
+def test_mutants_asked_by_id_are_generated_from_their_own_files_alone() -> None:
+    """``--only ID`` generates the mutants of the files its ids can name (a second, not
+    the whole set's): each file's mutants, asked by one id, are the same as in the whole
+    set."""
+    root = repo_root()
+    files = rule_files(root)
+    for path in ("model/trick.py", "model/rulesets/hund/options.py"):  # shared, one game's
+        own = mutants_of_file(root, path, files[path])
+        assert own, path
+        asked = generate(root, ids=[own[len(own) // 2].id])
+        assert {m.id for m in own} <= {m.id for m in asked}
+        assert all(m.id.startswith(stem_of(path).split(".")[0]) for m in asked), path
 
 
 def test_an_unknown_mutant_id_is_refused_not_a_run_of_nothing(

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         except TricklawError as exc:
             p.error(str(exc))
 
-    mutants = load_mutants(args.mutants) if args.mutants else generate()
+    mutants = load_mutants(args.mutants) if args.mutants else generate(ids=args.only)
     files = set(ruleset_files(get_ruleset(args.ruleset), repo_root())) if args.ruleset else set()
     unknown = sorted(set(args.only) - {m.id for m in mutants})
     if unknown:  # a run of nothing would pass while checking nothing

@@ -280,10 +280,7 @@ def mutants_of_file(root: Path, path: str, rulesets: Sequence[str] | None = None
     source = (root / path).read_text(encoding="utf-8")
     tree = ast.parse(source)
     lines = source.encode("utf-8").splitlines(keepends=True)
-    parts = list(Path(path).with_suffix("").parts)
-    while len(parts) > 1 and parts[0] in {"model", "rulesets"}:
-        parts.pop(0)
-    stem = ".".join(p for p in parts if p != "__init__")
+    stem = stem_of(path)
     out: list[Mutant] = []
     seen: set[str] = set()
     others = reading_values(list(RULESETS) if rulesets is None else rulesets)
@@ -333,10 +330,23 @@ def mutants_of_file(root: Path, path: str, rulesets: Sequence[str] | None = None
     return out
 
 
-def generate(root: Path | None = None) -> list[Mutant]:
-    """The project's own mutants of every rule file (:func:`rule_files`), by id."""
+def stem_of(path: str) -> str:
+    """The start of the ids of a rule file's mutants (``model/rulesets/hund/rules.py``:
+    ``hund.rules``)."""
+    parts = list(Path(path).with_suffix("").parts)
+    while len(parts) > 1 and parts[0] in {"model", "rulesets"}:
+        parts.pop(0)
+    return ".".join(p for p in parts if p != "__init__")
+
+
+def generate(root: Path | None = None, ids: Sequence[str] = ()) -> list[Mutant]:
+    """The project's own mutants of every rule file (:func:`rule_files`), by id; given
+    ``ids``, of the files those ids can name only (an id starts with its file's
+    :func:`stem_of`), which spares generating the rest."""
     root = root or repo_root()
     files = rule_files(root)
+    if ids:
+        files = {f: r for f, r in files.items() if any(i.startswith(stem_of(f) + ".") for i in ids)}
     out = [m for f in sorted(files) for m in mutants_of_file(root, f, files[f])]
     return sorted(out, key=lambda m: m.id)
 
