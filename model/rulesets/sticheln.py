@@ -84,6 +84,9 @@ class Edition:
     clause: Mapping[str, str]
     """The clause id of each rule role (``"tie"``, ``"all-zero"``, ...) in this text."""
     has_dealer: bool
+    colour_word: str
+    """What this text calls a player's picked colour (the 1993 "misery colour", the later
+    "unwanted colour"), in the words a player is shown."""
 
 
 # --- trick resolution -------------------------------------------------------------------
@@ -217,6 +220,13 @@ class Sticheln(Ruleset[Selection]):
         cls.option_specs = edition.options
         cls.clause = edition.clause
         cls.implements = tuple(sorted({c for c in edition.clause.values() if c}))
+        cls.score_context = (
+            (
+                "picked",
+                f"each player's picked card, in seat order (its colour is his "
+                f"{edition.colour_word}), e.g. R3,G0,B5",
+            ),
+        )
 
     def compile(self, options: Options) -> Rules:
         """``options`` compiled for the hot path (``Game.rules``)."""
@@ -387,10 +397,6 @@ class Sticheln(Ruleset[Selection]):
         picked = state.extra.picked
         return tuple(score(p, t) for p, t in zip(_all_picked(picked), state.taken, strict=True))
 
-    score_context = (
-        ("picked", "each player's picked card, in seat order (his misery colour), e.g. R3,G0,B5"),
-    )
-
     def score_piles(
         self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]
     ) -> tuple[int, ...]:
@@ -542,6 +548,7 @@ class Sticheln1993(
             "winner": "STI93-GAME-3",
         },
         has_dealer=True,
+        colour_word="misery colour",
     ),
 ):
     """The AMIGO 1993 edition in English translation."""
@@ -609,6 +616,7 @@ class StichelnLater(
             "winner": "STI-GAME-2",
         },
         has_dealer=False,
+        colour_word="unwanted colour",
     ),
 ):
     """The later edition, with the unwanted colour."""
