@@ -212,6 +212,17 @@ def tap_trick(tab: Any, cards: list[str]) -> dict[str, Any]:
     return report
 
 
+def check_words(tab: Any) -> None:
+    """The verdict reads as words: no empty list after a colon in the headline (The Last
+    at 2 players, where nobody takes the cards, once showed "wins: ; out of play"), and
+    no raw key (``winning-colour``) in a fact."""
+    headline = tab.inner_text("#headline")
+    assert headline and ": ;" not in headline and not headline.rstrip().endswith(":"), headline
+    for fact in tab.query_selector_all(".fact"):
+        key = fact.inner_text().split(":", 1)[0]
+        assert "-" not in key, fact.inner_text()
+
+
 def examples() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Every worked trick of the texts: (ruleset, its sequence, the trick)."""
     found = []
@@ -242,7 +253,7 @@ def test_the_worked_examples_tapped_on_the_page(page: Any) -> None:
         if "winner" in trick and "leader" in trick:
             offset = (seats.index(trick["winner"]) - seats.index(trick["leader"])) % len(seats)
             assert report["winner"] == offset, (rid, trick["cards"])
-        assert page.inner_text("#headline")
+        check_words(page)
 
 
 def test_random_tricks_tapped_on_the_page_agree_with_trick_json(page: Any) -> None:
@@ -264,6 +275,7 @@ def test_random_tricks_tapped_on_the_page_agree_with_trick_json(page: Any) -> No
             report = tap_trick(page, cards)
             cli = cli_json("trick", rid, "-n", str(players), "--preset", preset, "--json", *cards)
             assert report == cli, (rid, players, preset, cards)
+            check_words(page)
             judged += 1
     calls = page.evaluate("window.tricklawTimes.calls.filter(c => c.method === 'judge')")
     per = sorted(c["ms"] for c in calls)

@@ -127,6 +127,13 @@ def test_a_reading_that_changes_the_trick_is_shown_whatever_its_option_is_marked
     assert "set-match" not in plain["readings"] and "set-match" in plain["unaffected"]
 
 
+def test_a_tricks_facts_read_as_words() -> None:
+    """The Last's facts in words (``winning colour``), not as raw keys; JSON keeps them."""
+    text = _text("the-last", "-n", "2", "R5", "R7", "B3")
+    assert "winning colour: blue" in text and "winning-colour" not in text
+    assert _json("the-last", "-n", "2", "R5", "R7", "B3")["facts"]["winning-colour"] == "blue"
+
+
 @clause("STI-D-ZEROOFF")
 def test_a_finding_without_a_switch_shows_when_its_clauses_decide() -> None:
     body = _json("sticheln", "-n", "3", "R1", "Y0", "R2")

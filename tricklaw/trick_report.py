@@ -345,7 +345,7 @@ def describe_result(ruleset: Ruleset[Any], result: TrickResult) -> list[str]:
         ]
         if result.aside:
             lines.append(f"out of play: {' '.join(map(fmt, result.aside))}")
-    lines += [f"{key}: {value}" for key, value in result.facts]
+    lines += [f"{key.replace('-', ' ')}: {value}" for key, value in result.facts]  # words
     return lines
 
 

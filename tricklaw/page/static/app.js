@@ -206,8 +206,8 @@ function headline(cards, result) {
     return `Nobody takes it: ${result.aside.join(" ")} set aside`;
   }
   const parts = Object.entries(result.taken).map(([seat, got]) => `${seatName(Number(seat))} takes ${got.join(" ")}`);
-  const rest = result.aside.length ? `; out of play: ${result.aside.join(" ")}` : "";
-  return `${capital(seatName(result.winner))} (${cards[result.winner]}) wins: ${parts.join("; ")}${rest}`;
+  if (result.aside.length) parts.push(`out of play: ${result.aside.join(" ")}`);
+  return `${capital(seatName(result.winner))} (${cards[result.winner]}) wins the trick${parts.length ? ": " : ""}${parts.join("; ")}`;
 }
 
 function judge() {
@@ -227,7 +227,7 @@ function judge() {
   box.setAttribute("data-report", JSON.stringify(report));
   const kids = [el("p", { class: "headline", id: "headline" }, headline(report.cards, report)),
     resultRow(report.cards, report)];
-  for (const [k, v] of Object.entries(report.facts)) kids.push(el("p", { class: "fact" }, `${k}: ${v}`));
+  for (const [k, v] of Object.entries(report.facts)) kids.push(el("p", { class: "fact" }, `${k.replaceAll("-", " ")}: ${v}`));
   const others = [];
   const r = ruleset();
   for (const [option, values] of Object.entries(report.readings)) {
