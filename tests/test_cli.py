@@ -492,7 +492,7 @@ def test_each_command_help_line_is_the_one_its_own_parser_gives() -> None:
     for name in cli.COMMANDS:
         alone = _subparsers(cli.build_parser(name))
         built = {n for n, c in alone.choices.items() if c._actions}  # a help line has none
-        assert built == {name}
+        assert built == {name, *cli.ALIASES.get(name, ())}
 
 
 def test_a_command_imports_only_its_own_module() -> None:
@@ -516,3 +516,23 @@ def test_a_command_imports_only_its_own_module() -> None:
 
     assert loaded("trick", "lowhigh", "-n", "4", "R0", "B1", "Y2", "G3") == ""
     assert "tricklaw.oracle" in loaded("serve", "--help").split()
+
+
+# --- explain: a clause or dispute looked up ----------------------------------------------------
+
+
+def test_explain_shows_a_disputes_readings_with_their_options() -> None:
+    out = ok("dispute", "lh-d-firstlead")
+    assert out.startswith("LH-D-FIRSTLEAD (lowhigh): ")
+    assert "--option first-leader=rotate" in out and "(default)" in out
+    assert "why the default:" in out
+
+
+def test_explain_shows_a_clause_and_the_disputes_on_it() -> None:
+    out = ok("clause", "LH-PLAY-1")
+    assert out.startswith("LH-PLAY-1 (lowhigh, play):") and "LH-D-FIRSTLEAD" in out
+    assert json.loads(ok("explain", "LH-PLAY-1", "--json"))["kind"] == "play"
+
+
+def test_explain_names_the_nearest_ids_of_an_unknown_one() -> None:
+    assert "did you mean STI-D-ZEROOFF" in bad("explain", "STI-D-ZEROF")

@@ -336,6 +336,9 @@ FAILING: dict[str, tuple[Callable[[dict[str, Path], Path], list[str]], int]] = {
     "page": (lambda f, t: ["page", "build", str(f["record"])], 2),
     "fuzz": (lambda f, t: ["fuzz", "--engine", f"{sys.executable} {ENGINE} garbage",
                            "lowhigh", "-n", "3", "--games", "1", "--out", str(t)], 1),
+    "explain": (lambda f, t: ["explain", "STI-D-NOSUCH"], 2),
+    "dispute": (lambda f, t: ["dispute", "LH-D-"], 2),
+    "clause": (lambda f, t: ["clause", ""], 2),
 }
 """Each command run in a failing way, and the status the table gives it."""
 

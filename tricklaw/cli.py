@@ -366,6 +366,7 @@ COMMANDS: dict[str, str] = {
     "serve": "the live oracle: JSON-RPC over stdio, or HTTP with an OpenAPI description",
     "fuzz": "differential fuzzing of an engine that speaks the oracle's stdio protocol",
     "page": "build the page for players (the model in the browser, via Pyodide)",
+    "explain": "what a clause or dispute says: its paraphrase, readings and options",
 }
 """Every command and its one-line help, in ``tricklaw --help``'s order. Only the command
 being run has its parser built and its module imported (:func:`build_parser`); the others
@@ -381,9 +382,13 @@ COMMAND_MODULES = {
     "serve": "tricklaw.serve",
     "fuzz": "tricklaw.fuzz",
     "page": "tricklaw.page.build",
+    "explain": "tricklaw.explain",
 }
 """The commands whose arguments and run live in a module of their own (its
 ``add_command``)."""
+
+ALIASES = {"explain": ("dispute", "clause")}
+"""Other names of a command (``tricklaw dispute ID`` is ``tricklaw explain ID``)."""
 
 
 def _add_rulesets(sub: _Subparsers) -> None:
@@ -496,7 +501,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if command is None or command == name:
             _add(plain, name)
         else:
-            sub.add_parser(name, help=help_line, add_help=False)
+            sub.add_parser(name, help=help_line, add_help=False, aliases=ALIASES.get(name, ()))
     return parser
 
 
@@ -504,6 +509,8 @@ def _command(argv: Sequence[str]) -> str | None:
     """The command named in ``argv``: its first word that is not an option (``tricklaw``
     itself takes no option with a value), if it is a command."""
     word = next((a for a in argv if not a.startswith("-")), None)
+    named = {alias: name for name, aliases in ALIASES.items() for alias in aliases}
+    word = named.get(word or "", word)
     return word if word in COMMANDS else None
 
 

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from tricklaw.oracle.session import Oracle
 
 
-def _clause_json(ruleset_id: str, clause_id: str) -> dict[str, Any]:
+def clause_json(ruleset_id: str, clause_id: str) -> dict[str, Any]:
+    """A clause or dispute as ``explain`` answers it (and ``tricklaw explain --json``)."""
     registry = load_registry(ruleset_id)
     if clause_id in {d.id for d in registry.disputes}:
         dispute = registry.dispute(clause_id)
@@ -70,7 +71,7 @@ def _explain(oracle: Oracle, params: dict[str, Any]) -> Any:
         raise OracleError(INVALID_PARAMS, "params: give game or ruleset", field="params.game")
     if given == ["clause"]:
         try:
-            return _clause_json(ruleset_id, params["clause"])
+            return clause_json(ruleset_id, params["clause"])
         except TricklawError as exc:
             raise OracleError(
                 INVALID_PARAMS, f"params.clause: {exc}", field="params.clause"
@@ -85,7 +86,7 @@ def _explain(oracle: Oracle, params: dict[str, Any]) -> Any:
         trick = trick_result(oracle, {"game": params["game"], **params["trick"]})
         return {
             **trick,
-            "explanation": [_clause_json(ruleset_id, cid) for cid in trick["clauses"]],
+            "explanation": [clause_json(ruleset_id, cid) for cid in trick["clauses"]],
         }
     return _explain_action(state, params["action"])
 
@@ -97,14 +98,14 @@ def _explain_action(state: State[Any], text: str) -> dict[str, Any]:
     if action in legal:
         # The clause that would forbid the action is the one that allows it here.
         clause = ruleset.forbidding_clause(state, action)
-        return {"legal": True, "clauses": [_clause_json(ruleset.id, clause)]}
+        return {"legal": True, "clauses": [clause_json(ruleset.id, clause)]}
     try:
         state.apply_action(action)
     except IllegalActionError as exc:
         return {
             "legal": False,
             "reason": str(exc),
-            "clauses": [_clause_json(ruleset.id, exc.clause)],
+            "clauses": [clause_json(ruleset.id, exc.clause)],
             "legal_actions": [state.action_to_string(a) for a in legal],
         }
     raise AssertionError("an action outside legal_actions was applied")  # pragma: no cover

@@ -36,7 +36,8 @@ def gen_cli(gen: Path) -> None:
         ]
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
-                for name, sub in action.choices.items():
+                for choice in action._choices_actions:  # each command once, not its aliases
+                    name, sub = choice.dest, action.choices[choice.dest]
                     out += [
                         f"## tricklaw {name}",
                         "",
