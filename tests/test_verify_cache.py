@@ -11,6 +11,7 @@ the fast tier; the others, and the runs of verify itself, are ``slow``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -393,12 +394,13 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
     command = [sys.executable, "-m", "tricklaw", "verify", "lowhigh", "--players", "3"]
     command += [f"--skip={step}" for step in skip]
     command += ["--jobs", "1", "--cache", str(tmp_path / "cache"), "--watch"]
+    errors = (tmp_path / "stderr.txt").open("w", encoding="utf-8")
     proc = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=errors,  # progress, and where each thread was if it hangs (below)
         text=True,
-        env=env,
+        env={**env, "PYTHONFAULTHANDLER": "1"},
         cwd=tmp_path,
         start_new_session=True,  # its group, verify runs included, can be ended whole
     )
@@ -422,14 +424,25 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
         until("passes again:")
         until("rows taken from the cache")  # the clean code's rows: all from the cache
     finally:
-        proc.send_signal(signal.SIGINT)  # Ctrl-C; the rest of its output is read, so that
-        try:  # a full pipe never holds it (a loaded CI machine: minutes, not seconds)
+        # Ctrl-C as a terminal sends it: to the whole foreground group, the watcher and
+        # any verify run it started. The rest of its output is read, so that a full pipe
+        # never holds it (a loaded CI machine: minutes, not seconds).
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
             rest, _ = proc.communicate(timeout=300)
             seen.append(rest)
         except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGABRT)  # faulthandler writes every thread's stack
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=10)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            raise AssertionError(f"Ctrl-C did not stop --watch: {''.join(seen)[-2000:]}") from None
+            stacks = (tmp_path / "stderr.txt").read_text(encoding="utf-8")[-3000:]
+            raise AssertionError(
+                f"Ctrl-C did not stop --watch: {''.join(seen)[-2000:]}\n{stacks}"
+            ) from None
+        finally:
+            errors.close()
     assert proc.returncode == 0 and "stopped" in seen[-1]
 
 
