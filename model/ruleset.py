@@ -302,8 +302,9 @@ class Ruleset(ABC, Generic[X]):
         """Each seat's score for the round that ``state`` has just finished."""
 
     score_context: ClassVar[tuple[tuple[str, str], ...]] = ()
-    """What else :meth:`score_piles` needs besides the piles, as (name, help) pairs
-    (Sticheln: each player's picked card); empty when the piles decide the score."""
+    """What else :meth:`~tricklaw.model.ruleset.Ruleset.score_piles` needs besides the
+    piles, as (name, help) pairs (Sticheln: each player's picked card); empty when the
+    piles decide the score."""
 
     def score_piles(
         self, game: Game, piles: Sequence[Sequence[Card]], context: Mapping[str, str]

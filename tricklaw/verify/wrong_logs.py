@@ -18,9 +18,9 @@ Each field is changed at its first place in the log (early places are cheap to c
 and, for the per-round and per-game fields, at its last. Every wrong log must be a
 divergence that names at least one clause, at or after the changed line (a divergence
 before it would be a checker that is confused, not one that caught the change); the
-unchanged log must agree. The generator knows no game: it reads the log's own fields
-(:data:`~tricklaw.check.log_format.HEADER` and the line kinds), so a new game is covered
-when it is registered. A sample, so the row's status is ``pass``, not ``proved``.
+unchanged log must agree. The generator knows no game: it reads the fields of the log's
+own lines (actions, tricks, round ends, the game's end), so a new game is covered when
+it is registered. A sample, so the row's status is ``pass``, not ``proved``.
 """
 
 from __future__ import annotations
