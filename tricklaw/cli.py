@@ -484,8 +484,8 @@ def _add(sub: _Subparsers, name: str) -> None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``tricklaw`` command: every command's own parser, or,
     given ``command``, that one's alone and the others as their help lines (what
-    ``tricklaw --help`` shows), which spares importing every command's module on each
-    run (:func:`main`)."""
+    ``tricklaw --help`` shows; ``""``: help lines only), which spares importing every
+    command's module on each run (:func:`main`)."""
     parser = _Parser(
         prog="tricklaw",
         description="The rules lawyer for trick-taking card games.",
@@ -544,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         load_plugins()
         words = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(_command(words)).parse_args(words)
+        args = build_parser(_command(words) or "").parse_args(words)  # "": help lines only
         _check_seed(args)
         status: int = args.func(args)
         sys.stdout.flush()  # a full device is found here, not at the interpreter's exit
