@@ -5,7 +5,8 @@ and the commands that play or judge one game: ``rulesets``, ``play``, ``trick``,
 ``replay`` and ``completion``. Each other command's arguments and run are in a module of
 its own, which adds its subparser (``add_command``): ``bench`` (:mod:`tricklaw.bench`),
 ``verify`` (:mod:`tricklaw.verify_command`), ``impact``, ``vectors``, ``bounds``,
-``check``, ``diff``, ``serve``, ``fuzz`` and ``page``; the arguments naming one game are
+``check``, ``diff``, ``serve``, ``fuzz``, ``page`` and ``explain`` (:data:`COMMAND_MODULES`;
+only the command being run is imported); the arguments naming one game are
 :mod:`tricklaw.game_args`.
 
 Bad input of any kind prints one line, ``tricklaw: error: ...``, naming the problem, and
