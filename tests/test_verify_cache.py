@@ -446,7 +446,8 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
             os.kill(proc.pid, signal.SIGABRT)  # faulthandler writes every thread's stack
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
-            os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # the group may be gone already
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             stacks = (tmp_path / "stderr.txt").read_text(encoding="utf-8")[-3000:]
             raise AssertionError(
