@@ -4,18 +4,20 @@ The checker is the oracle that other engines are judged by, so a false pass is i
 defect. Its acceptance side is checked elsewhere (the model's own games check as
 ``agrees``: the self-check, the vectors). This is the rejection side. For each ruleset and
 player count, under the readings verify runs with, one seeded game's log
-(:func:`~tricklaw.check.state_to_log`) is made wrong one field at a time:
+(:func:`~tricklaw.check.state_to_log`; the first of :data:`SEEDS` whose log holds every
+kind of action the ruleset has) is made wrong one field at a time:
 
-* an action's seat (another seat that was not asked) and the action itself (another
-  action of the same kind from the same log: a card for a card, a choice for a choice);
+* each kind of action's seat (another seat, one that was not asked) and the action itself
+  (another action of the same kind from the same log: a card for a card, a pick for a
+  pick, a start player named for another);
 * a trick's leader, cards (two swapped), winner, taken cards, cards set aside and each of
   its facts (not its ``clauses``: they say why, in tricklaw's ids, and the checker reads
   them as a comment, docs/oracle.md);
 * a round's scores, first leader and each of its facts;
 * the game's totals, winners and whether it is complete.
 
-Each field is changed at its first place in the log (early places are cheap to check)
-and, for the per-round and per-game fields, at its last. Every wrong log must be a
+Each field is changed at its first place in the log (early places are cheap to check;
+the game's end fields are on its last line). Every wrong log must be a
 divergence that names at least one clause, at or after the changed line (a divergence
 before it would be a checker that is confused, not one that caught the change); the
 unchanged log must agree. The generator knows no game: it reads the fields of the log's
