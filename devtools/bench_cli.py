@@ -31,30 +31,22 @@ COUNT = (
 )
 
 
-def timed(source: Path, args: list[str], folder: str) -> float:
+def _run(source: Path, command: list[str], folder: str) -> subprocess.CompletedProcess[str]:
+    """``command`` (after the interpreter) with ``source`` first on the import path."""
     env = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "tricklaw", *args],
-        env=env,
-        cwd=folder,
-        capture_output=True,
-        check=False,
+    return subprocess.run(
+        [sys.executable, *command], env=env, cwd=folder, capture_output=True, text=True, check=False
     )
+
+
+def timed(source: Path, args: list[str], folder: str) -> float:
+    start = time.perf_counter()
+    _run(source, ["-m", "tricklaw", *args], folder)
     return time.perf_counter() - start
 
 
 def modules(source: Path, args: list[str], folder: str) -> int:
-    env = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run(
-        [sys.executable, "-c", COUNT, *args],
-        env=env,
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return int(proc.stdout.split()[-1])
+    return int(_run(source, ["-c", COUNT, *args], folder).stdout.split()[-1])
 
 
 def main(argv: list[str]) -> int:

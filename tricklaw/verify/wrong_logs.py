@@ -204,15 +204,15 @@ def checker_rejects(ruleset: Ruleset[Any], players: int, options: Mapping[str, s
     seconds = time.perf_counter() - start
     reading = ", ".join(f"{k}={v}" for k, v in options.items()) or "default"
     if problems:
+        status = "fail"
         detail = f"{len(problems)} of {len(fields)} wrong logs not rejected: " + "; ".join(
             problems[:3]
         )
-        return Result(
-            "checker rejects", ruleset.id, str(players), reading, "fail", seconds, (), detail
+    else:
+        status = "pass"
+        detail = (
+            f"{len(fields)} wrong logs made from one game ({len(log)} lines), each a "
+            f"divergence naming a clause at or after its changed line: "
+            + ", ".join(dict.fromkeys(fields))
         )
-    kinds = ", ".join(dict.fromkeys(fields))
-    detail = (
-        f"{len(fields)} wrong logs made from one game ({len(log)} lines), each a divergence "
-        f"naming a clause at or after its changed line: {kinds}"
-    )
-    return Result("checker rejects", ruleset.id, str(players), reading, "pass", seconds, (), detail)
+    return Result("checker rejects", ruleset.id, str(players), reading, status, seconds, (), detail)
