@@ -21,9 +21,11 @@ interpreter does faster (a 30-card shuffle: 13 microseconds, compiled 18).
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -87,23 +89,41 @@ def plain_build() -> bool:
     return os.environ.get("TRICKLAW_PURE", "") not in ("", "0") or "editable_wheel" in sys.argv
 
 
-def ext_modules() -> list[Any]:
-    """The mypyc extensions, or none for a plain build (:func:`plain_build`). Every build starts
-    from an empty ``build/``: an extension left there by an earlier build would otherwise
-    be packed into this one (a module no longer compiled, or any in a plain build)."""
-    shutil.rmtree(ROOT / "build", ignore_errors=True)
+def build_folder() -> Path:
+    """A fresh folder for this build's intermediate files, outside the source folder and
+    removed when the build ends. Nothing is written into the checkout: an install from it
+    leaves it as it was (``build/page``, where the README builds the page, included), two
+    installs from one checkout at once do not share a folder, and no extension left by an
+    earlier build can be packed into this one (a module no longer compiled, or any in a
+    plain build)."""
+    folder = Path(tempfile.mkdtemp(prefix="tricklaw-build-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def ext_modules(folder: Path) -> list[Any]:
+    """The mypyc extensions, built in ``folder``, or none for a plain build
+    (:func:`plain_build`)."""
     if plain_build():
         return []
     from mypyc.build import mypycify
 
-    tree = ROOT / "build" / "mypyc-src"
+    tree = folder / "mypyc-src"
     stage_package(ROOT, tree)
-    paths = [str((tree / path).relative_to(ROOT)) for path in COMPILED]
+    paths = [str(tree / path) for path in COMPILED]
     modules: list[Any] = mypycify(
-        ["--config-file", "pyproject.toml", *paths], opt_level="3", group_name="tricklaw"
+        ["--config-file", str(ROOT / "pyproject.toml"), *paths],
+        opt_level="3",
+        group_name="tricklaw",
+        target_dir=str(folder / "mypyc"),
     )
     return modules
 
 
 if __name__ == "__main__":
-    setup(ext_modules=ext_modules())
+    FOLDER = build_folder()
+    setup(
+        ext_modules=ext_modules(FOLDER),
+        # setuptools' own intermediate files (build/, *.egg-info) go there too.
+        options={"build": {"build_base": str(FOLDER)}, "egg_info": {"egg_base": str(FOLDER)}},
+    )

@@ -4,12 +4,17 @@
 * the classifiers are PyPI's own and agree with ``requires-python``;
 * a CHANGELOG lists the history, newest first;
 * ``import tricklaw.openspiel`` without the ``openspiel`` extra fails with one line that
-  names the extra.
+  names the extra;
+* a build leaves the source folder as it was, so two builds from one checkout at once
+  both succeed, and the page built into ``build/page`` survives a reinstall (issues 45
+  and 46).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -105,3 +110,61 @@ def test_openspiel_without_its_extra_fails_in_one_line(tmp_path: Path, module: s
     )
     assert "No module named" not in run.stderr
     assert "During handling" not in run.stderr
+
+
+def _tree(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if "__pycache__" not in p.parts}
+
+
+@needs_source
+@pytest.mark.slow(minutes=2)
+def test_two_builds_at_once_leave_the_source_folder_as_it_was(tmp_path: Path) -> None:
+    """Two wheel builds of one copy of the checkout, started together, both succeed and
+    write nothing into it: no ``build/``, no ``*.egg-info``, and a page the user built
+    into ``build/page`` is still there (setup.py once emptied ``build/``). Plain builds
+    (``TRICKLAW_PURE=1``) keep it short; the compiled build uses the same folder."""
+    files = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
+    source = tmp_path / "src"
+    for name in filter(None, files):
+        target = source / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_symlink():
+            target.symlink_to(os.readlink(ROOT / name))
+        else:
+            shutil.copy2(ROOT / name, target)
+    page = source / "build" / "page" / "index.html"
+    page.parent.mkdir(parents=True)
+    page.write_text("the table's page", encoding="utf-8")
+    before = _tree(source)
+    env = {**os.environ, "TRICKLAW_PURE": "1"}
+    builds = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "-q",
+                "-w",
+                str(tmp_path / f"w{i}"),
+                ".",
+            ],
+            cwd=source,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for i in (1, 2)
+    ]
+    for build in builds:
+        out, _ = build.communicate(timeout=600)
+        assert build.returncode == 0, out[-3000:]
+    assert all(list((tmp_path / f"w{i}").glob("tricklaw-*.whl")) for i in (1, 2))
+    assert _tree(source) == before
+    assert page.read_text(encoding="utf-8") == "the table's page"
