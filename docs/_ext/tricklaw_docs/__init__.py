@@ -39,7 +39,8 @@ Modules
 ``roles``
     The ``{clause}`` and ``{cards}`` roles and the ``{trick}`` directive.
 ``docstrings``
-    autodoc hooks: clause ids in docstrings as links, short Python names resolved.
+    autodoc hooks: clause ids in docstrings as links, short Python names resolved; the
+    Python domain with an index of its names.
 ``markdown``
     Writing files and the MyST helpers of every page.
 ``actions`` (every action kind), ``log_example`` (the oracle page's log), ``protocol``
@@ -65,7 +66,7 @@ from sphinx.util import logging
 from .actions import gen_actions
 from .bounds import gen_bounds
 from .disputes import gen_disputes
-from .docstrings import link_docstring_ids, resolve_short_py_names
+from .docstrings import IndexedPythonDomain, link_docstring_ids, resolve_short_py_names
 from .log_example import gen_log_example
 from .matrix import gen_matrix
 from .mutation import gen_mutation
@@ -113,6 +114,7 @@ def generate(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the roles, the directive, the docstring hooks and the page generation."""
     app.setup_extension("sphinx.ext.autodoc")
+    app.add_domain(IndexedPythonDomain, override=True)
     app.add_config_value("tricklaw_plot_rounds", 200, "env")
     app.add_config_value("tricklaw_plot_engine", "batch", "env")
     app.add_config_value("tricklaw_generate", True, "env")
