@@ -56,7 +56,7 @@ def _results(*aspects: str) -> dict[str, list[Result]]:
 
 @clause("STI-D-FIRSTLEAD", "STI-D-ROUNDS", "STI93-D-ALLZERO")
 def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diff", A, B, "-n", "3"]) == 0
+    assert main(["diff", A, B, "-n", "3"]) == 1  # they differ: exit 1, as diff(1)
     out = capsys.readouterr().out
     for aspect in EDITION_ASPECTS:
         assert any(line.startswith(aspect + " ") for line in out.splitlines()), aspect
@@ -66,7 +66,7 @@ def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixtu
 
 
 def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diff", B, A, "--json", "-n", "4"]) == 0
+    assert main(["diff", B, A, "--json", "-n", "4"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["rulesets"] == [B, A] and data["family"] == "sticheln"
     aspects = {d["aspect"]: d for d in data["aspects"]}
@@ -79,6 +79,25 @@ def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:
     bridge = [r for r in trick["readings"] if r["option"] == "all-zero"]
     assert [r["comparison"]["status"] for r in bridge] == [PROVED]
     assert not aspects["winner"]["differs"]
+
+
+def test_diff_exits_0_only_when_every_aspect_is_shown_to_agree() -> None:
+    """The exit status of ``tricklaw diff`` (:func:`tricklaw.diff.exit_status`), on the
+    real comparisons of the Sticheln editions, each aspect then made to agree or to time
+    out: 0 only when none differs and none is unknown."""
+    from dataclasses import replace
+
+    from tricklaw.diff import exit_status
+    from tricklaw.proofs.solver import UNKNOWN
+
+    a, b = edition_diff.pair(A, B)
+    diffs = edition_diff.diff(a, b, players=3, aspects=("trick", "winner"), readings=False)
+    assert [d.aspect for d in diffs] == ["trick", "winner"]
+    assert exit_status(diffs) == 1 and diffs[0].differs and not diffs[1].differs
+    agree = [replace(d, default=replace(d.default, status=PROVED)) for d in diffs]
+    assert exit_status(agree) == 0
+    timed_out = [agree[0], replace(agree[1], default=replace(agree[1].default, status=UNKNOWN))]
+    assert exit_status(timed_out) == 1
 
 
 @pytest.mark.parametrize(
