@@ -44,8 +44,8 @@ def record_section(path: Path) -> list[str]:
     out = [
         f"## The run at commit `{commit}`",
         "",
-        f"{len(results)} mutants decided so far (a run goes on from this record: see the "
-        "README). "
+        f"{len(results)} mutants decided so far (a run goes on from this record: see "
+        "[the mutation tier](mutation-tier)). "
         f"Settings: verify's `--timeout` {got.head.get('timeout_ms')} ms, a child run's limit "
         f"{got.head.get('verify_limit')} s, "
         + (
