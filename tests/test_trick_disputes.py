@@ -218,3 +218,40 @@ def test_the_report_works_for_a_plugin_game(tiny_registered: Any) -> None:
     assert [e["card"] for e in body["legality"]] == ["G2", "R4", "G3"]
     assert all(e["verdict"] in VERDICTS for e in body["legality"])
     assert body["legality"][0]["verdict"] == ALWAYS
+
+
+@pytest.mark.parametrize(
+    ("args", "players"),
+    [
+        (("sticheln", "R0", "B0", "Y0", "G0"), 4),
+        (("lowhigh", "R1", "R2", "R3", "R4", "R5", "R6"), 6),
+        (("hund", "R1", "Y2", "B3", "G4"), 4),
+    ],
+)
+def test_players_is_the_one_count_the_cards_make_a_trick_at(
+    args: tuple[str, ...], players: int
+) -> None:
+    """Issue 45: ``--players`` may be left out when the number of cards implies it; the
+    answer is the one given with it."""
+    assert json.loads(_text(*args, "--json")) == json.loads(
+        _text(args[0], "-n", str(players), *args[1:], "--json")
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("lowhigh", "R1", "R2"), "no table of lowhigh (3, 4, 5, 6 players) plays these 2 cards"),
+        (("the-last", "R3", "B5", "G1"), "3 cards make a trick at 2 players and at 3 players"),
+        (("hund", "R1", "Y2", "B3"), "3 cards make a trick at 2 players and at 3 players"),
+    ],
+)
+def test_players_left_out_when_the_cards_do_not_decide_it_is_one_line(
+    args: tuple[str, ...], message: str
+) -> None:
+    """No count fits, or two do (an automatic seat, The Last's ghost or Hund's virtual
+    player, makes a 2-player trick as long as a 3-player one): exit 2, one line that
+    names the counts and asks for ``--players``."""
+    code, out, err = _run(*args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "give --players" in err

@@ -420,7 +420,9 @@ def _add_play(sub: _Subparsers) -> None:
 
 def _add_trick(sub: _Subparsers) -> None:
     p = sub.add_parser("trick", help=COMMANDS["trick"])
-    add_game_args(p)
+    add_game_args(
+        p, players_help="number of players (default: the one count the cards make a trick at)"
+    )
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards in play order, e.g. R5")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(

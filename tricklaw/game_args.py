@@ -14,11 +14,20 @@ from tricklaw.model.state import Game
 from tricklaw.spec.errors import OptionError
 
 
-def add_game_args(p: argparse.ArgumentParser, rounds: bool = False) -> None:
+def add_game_args(
+    p: argparse.ArgumentParser, rounds: bool = False, players_help: str | None = None
+) -> None:
     """Add the ruleset, ``--players``, ``--option`` and ``--preset`` to ``p`` (and
-    ``--rounds`` with ``rounds``)."""
+    ``--rounds`` with ``rounds``). With ``players_help``, ``--players`` may be left out
+    (the command infers it: :func:`infer_players`) and that is its help."""
     p.add_argument("ruleset", help="ruleset id (see 'tricklaw rulesets')")
-    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    p.add_argument(
+        "--players",
+        "-n",
+        type=int,
+        required=players_help is None,
+        help=players_help or "number of players",
+    )
     p.add_argument(
         "--option",
         "-o",
@@ -51,4 +60,32 @@ def make_game(args: argparse.Namespace) -> Game:
                 f"--rounds {rounds} contradicts --option rounds={given}: give the number once"
             )
         options["rounds"] = rounds
-    return ruleset.make_game(args.players, options)
+    players = args.players if args.players is not None else infer_players(args, options)
+    return ruleset.make_game(players, options)
+
+
+def infer_players(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """The player count a complete trick of ``args.cards`` implies: the one count whose
+    table has a place for each card (an automatic seat, The Last's ghost or Hund's
+    virtual player, has one too) and whose deck holds every card. None, or more than
+    one, is an :class:`~tricklaw.spec.errors.OptionError` that names the counts."""
+    ruleset = get_ruleset(args.ruleset)
+    cards = ruleset.palette.parse_all(args.cards)
+    fits = []
+    for n in ruleset.player_counts:
+        game = ruleset.make_game(n, options)
+        if game.seats == len(cards) and set(cards) <= set(ruleset.deck(n, game.options)):
+            fits.append(n)
+    counts = ", ".join(map(str, ruleset.player_counts))
+    if len(fits) == 1:
+        return fits[0]
+    if not fits:
+        raise OptionError(
+            f"--players: no table of {ruleset.id} ({counts} players) plays these "
+            f"{len(cards)} cards as one trick; give --players"
+        )
+    raise OptionError(
+        f"--players: {len(cards)} cards make a trick at "
+        + " and at ".join(f"{n} players" for n in fits)
+        + " (an automatic seat plays too); give --players"
+    )
