@@ -1,7 +1,7 @@
 """The executable reference model: cards, the portable shuffle, states and every ruleset.
 
 Start with :func:`get_ruleset`, make a :class:`Game`, and walk a
-:class:`State` with ``legal_actions`` / ``apply_action`` until
+:class:`State` with ``legal_actions`` / ``child`` until
 ``is_terminal``::
 
     from tricklaw.model import get_ruleset

@@ -80,7 +80,7 @@ def play_random_game(game: Game, seed: int, max_rounds: int | None = None) -> St
     """
     state = game.new_initial_state(seed)
     below = agent_rng(seed).below
-    # The ruleset's own legal_actions/apply: the same transitions as State.apply_action,
+    # The ruleset's own legal_actions/apply: the same transitions as State.child,
     # without re-checking legality of an action just taken from legal_actions.
     legal_actions, apply = game.ruleset.legal_actions, game.ruleset.apply
     most = game.ruleset.max_decisions(game)

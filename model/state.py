@@ -3,7 +3,8 @@
 A :class:`Game` is a ruleset with a player count and a full choice of options.
 A :class:`State` is one moment of a whole (multi-round) game: it names the
 :meth:`~State.current_player`, lists the :meth:`~State.legal_actions`, and
-:meth:`~State.apply_action` returns the next state (states are immutable).
+:meth:`~State.child` returns the next state (states are immutable, so the name is
+OpenSpiel's ``child``, never its mutating ``apply_action``).
 When the game :meth:`~State.is_terminal`, :meth:`~State.returns` gives each
 player's total. Rounds follow one another inside the state: the last card of
 a round scores it and deals the next round from the game's seed (or from
@@ -19,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, NoReturn, TypeVar
 
-from tricklaw.model.actions import action_to_string
+from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card
 from tricklaw.model.options import CompiledRules, Options
 from tricklaw.model.trick import TrickResult
@@ -245,13 +246,17 @@ class State(NamedTuple, Generic[X]):
             return ()
         return self.info.game.ruleset.legal_actions(self)
 
-    def apply_action(self, action: int) -> State[X]:
-        """The state after the current player takes ``action``.
+    def child(self, action: int | str) -> State[X]:
+        """The state after the current player takes ``action``: an action code from
+        :meth:`legal_actions`, or its name (``"R5"``, ``"keep"``; see
+        :meth:`action_to_string`). This state is left as it was (OpenSpiel's ``child``).
 
         Raises :class:`~tricklaw.spec.errors.IllegalActionError` naming the rule
         clause when ``action`` is not legal here.
         """
         ruleset = self.info.game.ruleset
+        if isinstance(action, str):
+            action = string_to_action(action, ruleset.palette)
         if self.phase is Phase.OVER:
             raise IllegalActionError(
                 "the game is over; no action is legal", ruleset.clause["game-end"]
@@ -271,10 +276,19 @@ class State(NamedTuple, Generic[X]):
         return new_state
 
     def apply_legal_action(self, action: int) -> State[X]:
-        """:meth:`apply_action` without the legality check, for an action that the
-        caller took from :meth:`legal_actions` of this very state (agents, search)."""
+        """:meth:`child` without the legality check, for an action that the caller took
+        from :meth:`legal_actions` of this very state (agents, search)."""
         new_state: State[X] = self.info.game.ruleset.apply(self, action)
         return new_state
+
+    def apply_action(self, action: int | str) -> NoReturn:
+        """Refused: a state cannot change. OpenSpiel's ``state.apply_action(a)`` changes
+        the state in place; here that call would change nothing, and a loop written so
+        would never end. Write ``state = state.child(a)``."""
+        raise TypeError(
+            "a tricklaw State is immutable: apply_action would change nothing; "
+            "write state = state.child(action)"
+        )
 
     def returns(self) -> tuple[int, ...]:
         """Each seat's total score so far (final once the game is over)."""
@@ -283,6 +297,11 @@ class State(NamedTuple, Generic[X]):
     def action_to_string(self, action: int) -> str:
         """``action`` in notation."""
         return action_to_string(action, self.info.game.ruleset.palette)
+
+    def string_to_action(self, text: str) -> int:
+        """The action named ``text`` in notation (``"R5"``, ``"swap B3"``); a name no
+        action has is a :class:`~tricklaw.spec.errors.CardError` naming the problem."""
+        return string_to_action(text, self.info.game.ruleset.palette)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` can see: its own hand, public cards, and nothing hidden."""
@@ -302,4 +321,3 @@ class State(NamedTuple, Generic[X]):
     def history(self) -> tuple[RoundLog, ...]:
         """The completed rounds."""
         return self.info.history
-

@@ -251,7 +251,7 @@ def replay_cycle(
         openings.append(state)
         try:
             for action in plays[index % period]:
-                state = state.apply_action(action)  # checked legal
+                state = state.child(action)  # checked legal
         except TricklawError as exc:
             return f"round {index + 1}: {exc}", {}
         if state.phase is Phase.OVER:

@@ -407,7 +407,7 @@ def read_case(data: Any) -> None:
             legal = state.legal_actions()
             if not legal:
                 break
-            state = state.apply_action(legal[choice % len(legal)])
+            state = state.child(legal[choice % len(legal)])
     assert isinstance(check_stream(io.StringIO(json.dumps(data))), Verdict)
 
 

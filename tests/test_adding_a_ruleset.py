@@ -73,7 +73,7 @@ def test_the_model_plays_tiny_and_settles_a_tie_by_its_dispute(registered: None)
         for seed in range(20):
             state = ruleset.make_game(players).new_initial_state(seed=seed)
             while not state.is_terminal():
-                state = state.apply_action(state.legal_actions()[0])
+                state = state.child(state.legal_actions()[0])
             totals = state.returns()
             assert sum(totals) == 12 // players  # one point a trick (TINY-SCORE-1)
     tied = (3, 3)

@@ -78,7 +78,7 @@ def played(seed: int, zero_lead: str) -> tuple[State[Any], tuple[int, int, int] 
             winners = [trick_answer(state, action, index, "winner")(g) for g in readings]
             if winners[0] != winners[1] and None not in winners:
                 found = (index, winners[0], winners[1])
-        state = state.apply_action(action)
+        state = state.child(action)
     return state, found
 
 

@@ -93,7 +93,7 @@ def make_deal(
 
 def act(state: State[Any], *texts: str) -> State[Any]:
     for text in texts:
-        state = state.apply_action(string_to_action(text, PALETTE))
+        state = state.child(string_to_action(text, PALETTE))
     return state
 
 
@@ -111,14 +111,14 @@ def finish_round(state: State[Any]) -> State[Any]:
     """Play the first legal action until the round in progress is over."""
     rounds = len(state.history)
     while len(state.history) == rounds and not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     return state
 
 
 def first_legal_game(game: Game, seed: int) -> State[Any]:
     state = game.new_initial_state(seed)
     while not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     return state
 
 
@@ -369,7 +369,7 @@ def test_no_suit_holds_a_power_when_a_round_begins(players: int) -> None:
     state = game.new_initial_state(7)
     for _ in range(5):
         if state.phase is Phase.CHOOSE:
-            state = state.apply_action(state.legal_actions()[0])
+            state = state.child(state.legal_actions()[0])
         assert state.extra.holders == ()  # nobody knows yet what will score
         assert state.observation(0)["powers"] == {}
         assert state.extra.designation in (1, 2, 3, 4, 5)
@@ -393,7 +393,7 @@ def test_start_player_leads_and_every_seat_plays_once_in_clockwise_order(players
         while True:
             seats.append(state.current)
             before = len(state.tricks)
-            state = state.apply_action(state.legal_actions()[-1])
+            state = state.child(state.legal_actions()[-1])
             if len(state.tricks) > before or state.history:
                 break
         assert seats == [(trick_leader + k) % players for k in range(players)]
@@ -430,7 +430,7 @@ def test_an_unfollowed_suit_or_a_foreign_card_is_refused_naming_the_clause() -> 
         act(state, "R3")
     assert info.value.clause == "HUND-PLAY-1"
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(leader(0))  # not a card at all
+        state.child(leader(0))  # not a card at all
     assert info.value.clause == "HUND-PLAY-1"
 
 
@@ -584,7 +584,7 @@ def test_trump_lasts_only_until_the_end_of_its_round() -> None:
     second = make_deal(game, wanted, designation=5)
     state = finish_round(game.new_state_from_deals([first, second], seed=0))
     if state.phase is Phase.CHOOSE:
-        state = state.apply_action(leader(0))
+        state = state.child(leader(0))
     assert state.leader == start
     assert state.extra.holders == () and state.extra.trump_trick == -1
     # Last round's trump suit, played by a player out of the led suit, is no trump now.
@@ -605,7 +605,7 @@ def test_powers_are_assigned_the_moment_a_matching_card_falls(players: int) -> N
     while not state.history:
         action = state.legal_actions()[-1]
         card = card_of(action)
-        state = state.apply_action(action)
+        state = state.child(action)
         if value_of(card) == number:
             expected.append(colour_of(card))
         if state.history:
@@ -632,7 +632,7 @@ def test_the_lead_suit_is_known_once_four_designated_cards_are_out(players: int)
                 number = state.extra.designation
                 in_hands = [c for h in state.hands for c in h if value_of(c) == number]
                 assert [colour_of(c) for c in in_hands] == [predicted]  # still in a hand
-            state = state.apply_action(state.legal_actions()[0])
+            state = state.child(state.legal_actions()[0])
         assert predicted is not None
         assert facts(state.history[0])["powers"][4] == LETTERS[predicted]
 
@@ -816,9 +816,9 @@ def test_the_lead_decider_names_the_start_player_after_the_next_deal(named: int)
     assert len(state.observation(decider)["hand"]) == 10
     assert state.legal_actions() == (leader(0), leader(1), leader(2))
     with pytest.raises(IllegalActionError, match="name the start player") as info:
-        state.apply_action(play(state.hands[decider][0]))
+        state.child(play(state.hands[decider][0]))
     assert info.value.clause == "HUND-POWER-5"
-    state = state.apply_action(leader(named))
+    state = state.child(leader(named))
     assert state.phase is Phase.PLAY
     assert state.first_leader == state.leader == state.current == named
     state = finish_round(state)
@@ -879,7 +879,7 @@ def test_the_lead_decider_may_name_the_virtual_player() -> None:
     decider = facts(state.history[0])["lead_decider"]
     assert decider in (0, 1)
     assert state.legal_actions() == (leader(0), leader(1), leader(2))
-    state = state.apply_action(leader(VIRTUAL))
+    state = state.child(leader(VIRTUAL))
     # The virtual player leads at once, by its rule; then seat 0 is to play.
     assert state.first_leader == state.leader == VIRTUAL
     assert len(state.trick) == 1 and state.current == 0
@@ -997,7 +997,7 @@ def test_virtual_odd_hand_of_15(odd: str, n_down: int, n_up: int) -> None:
         assert columns[7] == (ups[7], None)  # nothing beneath the eighth face-up card
         assert len([s for s in shown if s]) == 8
     while not state.tricks:
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     played = state.tricks[0][1].cards
     if odd == "extra-down":
         assert downs[7] not in played
@@ -1077,13 +1077,13 @@ def test_sets_are_chosen_afresh_each_round_once_the_start_player_is_known(player
     for _ in range(5):
         if state.extra.choosing == "leader":
             assert state.extra.sets == ()
-            state = state.apply_action(state.legal_actions()[-1])  # names the last seat
+            state = state.child(state.legal_actions()[-1])  # names the last seat
         start = state.leader
         assert state.extra.choosing == "sets" and state.extra.sets == ()
         order = []
         while state.phase is Phase.CHOOSE:
             order.append(state.current)
-            state = state.apply_action(state.legal_actions()[0])
+            state = state.child(state.legal_actions()[0])
         turns = [(start + k) % game.seats for k in range(1, 3 * game.seats)]
         assert order == [s for s in turns if players > 2 or s != VIRTUAL][:5]
         state = finish_round(state)
@@ -1192,7 +1192,7 @@ def test_live_sets_hand_out_powers_as_matching_cards_fall(match: str, repeat: st
     while not state.history:
         action = state.legal_actions()[-1]
         card = card_of(action)
-        state = state.apply_action(action)
+        state = state.child(action)
         hit = names([card])[0] in sets if match == "card" else value_of(card) in {1, 2, 3, 4, 5}
         if hit and len(expected) < 5 and (repeat == "stack" or colour_of(card) not in expected):
             expected.append(colour_of(card))

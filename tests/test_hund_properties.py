@@ -369,7 +369,7 @@ class WholeHundGames(RuleBasedStateMachine):
         legal = self.state.legal_actions()
         index = data.draw(st.integers(0, len(legal) - 1), label="action index")
         before = self.state
-        self.state = self.state.apply_action(legal[index])
+        self.state = self.state.child(legal[index])
         assert self.state != before
         assert len(self.state.history) >= len(before.history)
 
@@ -381,7 +381,7 @@ class WholeHundGames(RuleBasedStateMachine):
         rounds = len(self.state.history)
         while not self.state.is_terminal() and len(self.state.history) == rounds:
             legal = self.state.legal_actions()
-            self.state = self.state.apply_action(legal[-1] if last else legal[0])
+            self.state = self.state.child(legal[-1] if last else legal[0])
 
     @precondition(lambda self: self.state is not None and not self.state.is_terminal())
     @rule(data=st.data())
@@ -394,7 +394,7 @@ class WholeHundGames(RuleBasedStateMachine):
         action = data.draw(st.sampled_from(candidates), label="illegal action")
         before = self.state
         with pytest.raises(IllegalActionError) as info:
-            self.state.apply_action(action)
+            self.state.child(action)
         assert info.value.clause in {"HUND-PLAY-1", "HUND-PLAY-2", "HUND-POWER-5", "HUND-OPT-2"}
         assert self.state is before
 

@@ -50,7 +50,7 @@ def run(colour: str, low: int, high: int) -> list[str]:
 
 
 def act(state: State[Any], text: str) -> State[Any]:
-    return state.apply_action(string_to_action(text, get_ruleset(LH).palette))
+    return state.child(string_to_action(text, get_ruleset(LH).palette))
 
 
 def legal(state: State[Any]) -> list[str]:
@@ -164,7 +164,7 @@ def test_a_card_not_in_hand_or_a_non_play_action_names_the_turn_clause() -> None
     assert info.value.clause == "LH-PLAY-1"
     assert "not in that seat's hand" in str(info.value)
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(KEEP)
+        state.child(KEEP)
     assert info.value.clause == "LH-PLAY-1"
 
 
@@ -332,7 +332,7 @@ def test_a_round_is_15_tricks_and_uses_every_card(players: int) -> None:
     state = make(players).new_initial_state(3)
     while not state.history:
         before = state
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     assert len(before.tricks) == 14 and len(before.trick) == players - 1
     assert sum(len(h) for h in before.hands) == 1
     log = state.history[0]

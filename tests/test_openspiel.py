@@ -138,7 +138,7 @@ def play_along(ruleset_id: str, players: int, seed: int, **params: Any) -> None:
         legal = model.legal_actions()
         assert ids_to_actions(game, state.legal_actions()) == legal
         action = legal[below(len(legal))]
-        model = model.apply_action(action)
+        model = model.child(action)
         state.apply_action(ep.ids[action])
         assert state.returns() == [ep.sign * t for t in model.returns()[:players]]
         if len(model.history) > rounds_done:  # a round ended: its scores are the rewards

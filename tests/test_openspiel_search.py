@@ -177,7 +177,7 @@ def model_replay(game: Any, sample: Any) -> None:
     ep.game.ruleset.check_deals(ep.game, deals)
     fresh = ep.game.new_state_from_deals(deals, seed=0)
     for move in sample.history()[1:]:
-        fresh = fresh.apply_action(ep.actions[move])  # raises on an illegal action
+        fresh = fresh.child(ep.actions[move])  # raises on an illegal action
     assert fresh.observation(0) == model.observation(0)
 
 

@@ -584,7 +584,7 @@ class OracleSessions(RuleBasedStateMachine):
         action = data.draw(st.sampled_from(legal))
         text = state.action_to_string(action)
         step = result(self.oracle, "apply", game=game_id, action=text)
-        self.models[game_id] = state.apply_action(action)
+        self.models[game_id] = state.child(action)
         assert step["state"]["legal_actions"] == [
             self.models[game_id].action_to_string(a) for a in self.models[game_id].legal_actions()
         ]
@@ -598,9 +598,7 @@ class OracleSessions(RuleBasedStateMachine):
         response = call(self.oracle, "apply", game=game_id, action=text)
         if text in legal:
             assert "result" in response
-            self.models[game_id] = state.apply_action(
-                string_to_action(text, state.game.ruleset.palette)
-            )
+            self.models[game_id] = state.child(string_to_action(text, state.game.ruleset.palette))
         else:
             assert "error" in response and response["error"]["code"] in {
                 ILLEGAL_ACTION,

@@ -173,7 +173,7 @@ def test_every_legal_action_leads_to_a_valid_state(
         if k % every or state.is_terminal():
             continue
         for action in state.legal_actions():
-            after = state.apply_action(action)
+            after = state.child(action)
             assert violations(after) == []
             assert after == state.apply_legal_action(action)
 
@@ -269,7 +269,7 @@ def test_illegal_cards_raise_naming_a_registry_clause(ruleset_id: str, data: st.
         if action in legal:
             continue
         with pytest.raises(IllegalActionError) as info:
-            state.apply_action(action)
+            state.child(action)
         assert info.value.clause in ids
         assert f"[{info.value.clause}]" in str(info.value)
 
@@ -277,10 +277,26 @@ def test_illegal_cards_raise_naming_a_registry_clause(ruleset_id: str, data: st.
 @pytest.mark.parametrize(
     "action", [99 << 8, 7 * 32 + 1, -1], ids=["kind-99", "colour-7", "negative"]
 )
-def test_apply_action_of_a_nonsense_int_raises_illegal_action_error(action: int) -> None:
+def test_child_of_a_nonsense_int_raises_illegal_action_error(action: int) -> None:
     state = get_ruleset(NEW).make_game(3).new_initial_state(1)
     with pytest.raises(IllegalActionError):
-        state.apply_action(action)
+        state.child(action)
+
+
+def test_moves_by_name_and_openspiels_in_place_idiom_refused() -> None:
+    """Issue 46: ``child`` returns the next state and takes an action's name as well as
+    its code; OpenSpiel's in-place ``apply_action``, which here could only change
+    nothing, raises at once instead of looping forever; a name no action has is the
+    one-line error of a bad card."""
+    state = get_ruleset("lowhigh").make_game(3).new_initial_state(1)
+    code = state.legal_actions()[0]
+    name = state.action_to_string(code)
+    assert state.string_to_action(name) == code
+    assert state.child(name) == state.child(code) != state
+    with pytest.raises(TypeError, match=r"state = state.child\(action\)"):
+        state.apply_action(code)
+    with pytest.raises(TricklawError, match="unknown colour"):
+        state.child("X5")
 
 
 @clause("STI93-SELECT-2", "STI-SELECT-2")

@@ -128,12 +128,12 @@ def test_deserialized_state_plays_on_into_the_next_round() -> None:
     game = get_ruleset(NEW).make_game(3)
     state = game.new_initial_state(5)
     while True:  # stop one action before the first round ends
-        nxt = state.apply_action(state.legal_actions()[0])
+        nxt = state.child(state.legal_actions()[0])
         if nxt.history:
             break
         state = nxt
     restored = deserialize(state.serialize())
-    after = restored.apply_action(restored.legal_actions()[0])
+    after = restored.child(restored.legal_actions()[0])
     assert after.round_index == 1
     assert to_record(after) == to_record(nxt)
 
@@ -268,7 +268,7 @@ def test_record_breaking_the_follow_reading_is_rejected_naming_the_clause() -> N
         if action not in check.legal_actions():
             forbidden = True
             break
-        check = check.apply_action(action)
+        check = check.child(action)
     assert forbidden, "the seed should give a game with an off-colour play"
     expect_error(record, r"round 0, action \d+: .*follow=must-follow.*\[STI93-PLAY-2\]")
 
@@ -451,7 +451,7 @@ def test_an_unseeded_record_replays_and_stops_where_it_has_no_deal() -> None:
     state = seeded.game.new_state_from_deals([log.deal for log in seeded.history])
     for log in seeded.history[:2]:
         for _, action in log.actions:
-            state = state.apply_action(action)
+            state = state.child(action)
     record = through_json(to_record(state))
     assert record["seed"] is None and record["rounds"][2]["actions"] == []
     assert to_record(replay(copy.deepcopy(record))) == record

@@ -83,7 +83,7 @@ def test_round_decisions_replay_the_round_to_the_state(rid: str) -> None:
         assert all(now.current == seat for now, seat, _ in decisions)
         if decisions:
             now, _, action = decisions[-1]
-            assert now.apply_action(action) == state
+            assert now.child(action) == state
 
 
 @pytest.mark.parametrize("rid", sorted(RULESETS))

@@ -68,7 +68,7 @@ class WholeGames(RuleBasedStateMachine):
         assert legal
         index = data.draw(st.integers(0, len(legal) - 1), label="action index")
         before = self.state
-        self.state = self.state.apply_action(legal[index])
+        self.state = self.state.child(legal[index])
         self.actions_taken += 1
         assert self.state != before
         assert len(self.state.history) >= len(before.history)
@@ -85,7 +85,7 @@ class WholeGames(RuleBasedStateMachine):
             and len(self.state.tricks) == start_tricks
             and len(self.state.history) == start_round
         ):
-            self.state = self.state.apply_action(self.state.legal_actions()[0])
+            self.state = self.state.child(self.state.legal_actions()[0])
 
     @precondition(lambda self: self.state is not None and not self.state.is_terminal())
     @rule(data=st.data())
@@ -97,7 +97,7 @@ class WholeGames(RuleBasedStateMachine):
         action = data.draw(st.sampled_from(candidates), label="illegal action")
         before = self.state
         with pytest.raises(IllegalActionError):
-            self.state.apply_action(action)
+            self.state.child(action)
         assert self.state is before
 
     @precondition(lambda self: self.state is not None)

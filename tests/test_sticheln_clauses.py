@@ -86,7 +86,7 @@ def make_deal(game: Game, wanted: Mapping[int, Sequence[str]]) -> Deal:
 
 
 def act(state: State[Any], text: str) -> State[Any]:
-    return state.apply_action(string_to_action(text, state.game.ruleset.palette))
+    return state.child(string_to_action(text, state.game.ruleset.palette))
 
 
 def pick_all(state: State[Any], picks: Mapping[int, str]) -> State[Any]:
@@ -98,7 +98,7 @@ def pick_all(state: State[Any], picks: Mapping[int, str]) -> State[Any]:
 def first_round(state: State[Any]) -> State[Any]:
     """Random play (first legal action) until the first round ends or the game is over."""
     while not state.history and not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     return state
 
 
@@ -233,7 +233,7 @@ def test_each_seat_picks_one_hand_card_in_turn(ruleset_id: str) -> None:
         assert state.legal_actions() == tuple(select(c) for c in hand)
         order.append(seat)
         choice = hand[len(hand) // 2]
-        state = state.apply_action(select(choice))
+        state = state.child(select(choice))
         assert choice not in state.hands[seat]
         assert len(state.hands[seat]) == 14
         assert state.extra.picked[seat] == choice
@@ -253,7 +253,7 @@ def test_picks_are_hidden_until_all_have_picked_then_revealed(ruleset_id: str) -
     while state.phase is Phase.SELECT:
         seat = state.current
         card = state.hands[seat][0]
-        state = state.apply_action(select(card))
+        state = state.child(select(card))
         picked[seat] = fmt(card)
         if state.phase is Phase.SELECT:
             for viewer in range(4):
@@ -288,14 +288,14 @@ def test_picks_stay_face_up_and_unchanged_for_the_whole_round(ruleset_id: str) -
     game = make(ruleset_id, 3)
     state = game.new_initial_state(4)
     while state.phase is Phase.SELECT:
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     picked = state.extra.picked
     shown = state.observation(2)["picked"]
     while not state.history:
         assert state.extra.picked == picked
         assert state.observation(2)["picked"] == shown
         assert game.ruleset.held_aside(state) == picked
-        state = state.apply_action(state.legal_actions()[-1])
+        state = state.child(state.legal_actions()[-1])
     assert state.history[0].facts == (("picked", shown),)
 
 
@@ -306,11 +306,11 @@ def test_illegal_picks_name_the_selection_clause(ruleset_id: str, cid: str) -> N
     hand = state.hands[state.current]
     other = state.hands[(state.current + 1) % 3][0]
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(select(other))  # not in the picker's hand
+        state.child(select(other))  # not in the picker's hand
     assert info.value.clause == cid
     assert "not in that seat's hand" in str(info.value)
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(play(hand[0]))  # a play while the game waits for picks
+        state.child(play(hand[0]))  # a play while the game waits for picks
     assert info.value.clause == cid
     assert "expects a select action" in str(info.value)
 
@@ -450,14 +450,14 @@ def test_playing_a_card_not_in_hand_or_a_pick_names_the_turn_clause(
 ) -> None:
     state = make(ruleset_id, 3).new_initial_state(6)
     while state.phase is Phase.SELECT:
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     seat = state.current
     someone_elses = state.hands[(seat + 1) % 3][0]
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(play(someone_elses))
+        state.child(play(someone_elses))
     assert info.value.clause == cid
     with pytest.raises(IllegalActionError) as info:
-        state.apply_action(select(state.hands[seat][0]))
+        state.child(select(state.hands[seat][0]))
     assert info.value.clause == cid
     assert "expects a play action" in str(info.value)
 
@@ -731,7 +731,7 @@ def test_each_round_is_14_tricks_each_led_by_the_previous_winner(
 def test_round_ends_when_the_hands_are_empty_after_the_14th_trick(ruleset_id: str) -> None:
     state = make(ruleset_id, 4).new_initial_state(3)
     while True:
-        nxt = state.apply_action(state.legal_actions()[0])
+        nxt = state.child(state.legal_actions()[0])
         if nxt.history:
             break
         state = nxt
@@ -880,7 +880,7 @@ def test_game_over_state_refuses_actions() -> None:
     assert state.is_terminal() and state.current_player() == -1
     assert state.legal_actions() == ()
     with pytest.raises(IllegalActionError):
-        state.apply_action(play(parse(NEW, "R1")[0]))
+        state.child(play(parse(NEW, "R1")[0]))
 
 
 # --- the worked examples ----------------------------------------------------------------------

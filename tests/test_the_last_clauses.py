@@ -49,7 +49,7 @@ def run(colour: str, low: int, high: int) -> list[str]:
 
 
 def act(state: State[Any], text: str) -> State[Any]:
-    return state.apply_action(string_to_action(text, get_ruleset(LAST).palette))
+    return state.child(string_to_action(text, get_ruleset(LAST).palette))
 
 
 def legal(state: State[Any]) -> list[str]:
@@ -98,7 +98,7 @@ def finish_round(state: State[Any]) -> State[Any]:
     """Take the first legal action (KEEP when deciding) until the round in play ends."""
     rounds = len(state.history)
     while len(state.history) == rounds and not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     return state
 
 
@@ -106,7 +106,7 @@ def states_of(state: State[Any]) -> list[State[Any]]:
     """Every state from ``state`` to the end of the game, taking the first legal action."""
     out = [state]
     while not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
         out.append(state)
     return out
 
@@ -281,7 +281,7 @@ def test_every_trick_of_a_random_game_turns_up_the_next_points_card(players: int
     pile = state.info.deal.pile("points")
     assert state.extra.shown == pile[0]
     while not state.is_terminal():
-        state = state.apply_action(state.legal_actions()[len(state.legal_actions()) // 2])
+        state = state.child(state.legal_actions()[len(state.legal_actions()) // 2])
         if not state.is_terminal() and state.phase is Phase.PLAY:
             assert state.extra.shown == pile[len(state.tricks)]
 
@@ -516,7 +516,7 @@ def test_a_swap_with_a_card_not_in_hand_or_a_play_while_deciding_is_refused() ->
 def test_after_the_last_trick_only_keep_is_possible() -> None:
     state = start3(0)
     while not (state.phase is Phase.CHOOSE and not state.hands[state.current]):
-        state = state.apply_action(state.legal_actions()[0])
+        state = state.child(state.legal_actions()[0])
     assert len(state.tricks) == 12
     assert state.legal_actions() == (KEEP,)
     assert state.extra.pending == cards("B12")[0]
@@ -553,7 +553,7 @@ def test_the_round_ends_when_every_hand_card_is_played(players: int, tricks: int
     state = make(players).new_initial_state(5)
     while not state.is_terminal():
         assert any(state.hands) or state.phase is Phase.CHOOSE
-        state = state.apply_action(state.legal_actions()[-1])
+        state = state.child(state.legal_actions()[-1])
     assert all(h == () for h in state.hands)
     assert len(state.tricks) == tricks
     assert len(state.history) == 1 and len(state.history[0].tricks) == tricks
@@ -773,7 +773,7 @@ def test_the_ghost_is_never_the_player_to_act(reading: str) -> None:
             assert state.current in (0, 1)
             assert state.phase in (Phase.PLAY, Phase.CHOOSE)
             legal_now = state.legal_actions()
-            state = state.apply_action(legal_now[seed % len(legal_now)])
+            state = state.child(legal_now[seed % len(legal_now)])
         for log in state.history:
             assert all(seat in (0, 1) for seat, _ in log.actions)
             ghost_cards = [

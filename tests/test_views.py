@@ -55,7 +55,7 @@ def test_hidden_picks_take_the_place_after_the_deck() -> None:
     the observing seat's own pick is its card."""
     game = RULESETS["sticheln"].make_game(3)
     state = game.new_initial_state(0)
-    state = state.apply_action(state.legal_actions()[0])  # seat 0 picks
+    state = state.child(state.legal_actions()[0])  # seat 0 picks
     layout = make_layout(game, state.observation(1))
     deck = len(game.ruleset.deck(game.players, game.options))
     offset = 0

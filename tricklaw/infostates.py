@@ -113,7 +113,7 @@ class Trail:
         else:
             if not 0 <= move < len(ep.actions):
                 raise TricklawError(f"action id {move} is outside 0..{len(ep.actions) - 1}")
-            state = self.state.apply_action(ep.actions[move])
+            state = self.state.child(ep.actions[move])
         slot = (state.round_index, len(state.tricks))
         openings = self.openings
         if not openings or openings[-1].slot != slot:

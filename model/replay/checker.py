@@ -347,7 +347,7 @@ class Checker:
 
     def _illegal(self, state: State[Any], code: int, text: str) -> NoReturn:
         try:
-            state.apply_action(code)  # raises the error that names the clause
+            state.child(code)  # raises the error that names the clause
         except IllegalActionError as exc:
             legal = [action_to_string(a, self.palette) for a in state.legal_actions()]
             shown = " ".join(legal[:24]) + (" ..." if len(legal) > 24 else "")

@@ -105,7 +105,7 @@ def trick_answer(before: State[Any], action: int, index: int, key: str) -> Calla
     def answer(game: Game) -> Any:
         state = before._replace(info=replace(before.info, game=game))
         try:
-            after = state.apply_action(action)
+            after = state.child(action)
             done = new_tricks(after, (len(before.history), len(before.tricks)))
         except (TricklawError, LookupError, TypeError, ValueError):  # not playable there
             return NOT_PLAYED
@@ -139,7 +139,7 @@ def replayed_answer(
             for seat, action in played:
                 if again.current_player() != seat:
                     return NOT_PLAYED
-                again = again.apply_action(action)
+                again = again.child(action)
         except (TricklawError, LookupError, TypeError, ValueError):  # not playable there
             return NOT_PLAYED
         return extract(again)

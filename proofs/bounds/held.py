@@ -66,7 +66,7 @@ def witness_round(game: Game, witness: Mapping[str, Any]) -> RoundLog | None:
     for entry in witness["actions"]:
         if state.history:
             break
-        state = state.apply_action(actions.string_to_action(entry["action"], ruleset.palette))
+        state = state.child(actions.string_to_action(entry["action"], ruleset.palette))
     return state.history[0] if state.history else None
 
 

@@ -70,7 +70,7 @@ def drive(game: Game, plan: Plan) -> Witness:
             action = plan.choices.get(len(state.tricks) - 1, actions.KEEP)
         else:
             action = actions.play(plan.tricks[len(state.tricks)][seat])
-        state = state.apply_action(action)
+        state = state.child(action)
         done.append((seat, action))
     scores = state.history[0].scores
     return Witness(plan.deal, tuple(done), scores[SEAT], scores)
@@ -116,7 +116,7 @@ def replay_witness(ruleset_id: str, players: int, witness: Mapping[str, Any]) ->
             raise TricklawError("the witness has actions after its round is over")
         if entry["seat"] != state.current_player():
             raise TricklawError(f"seat {entry['seat']} acts on seat {state.current}'s turn")
-        state = state.apply_action(actions.string_to_action(entry["action"], ruleset.palette))
+        state = state.child(actions.string_to_action(entry["action"], ruleset.palette))
     if not state.history:
         raise TricklawError("the witness's actions do not finish the round")
     score: int = state.history[0].scores[SEAT]

@@ -157,7 +157,7 @@ def plant(mutant: str) -> int | None:
     elif mutant == "follow-free":
         sticheln.playable = follow_free
     elif mutant == "no-check":
-        State.apply_action = State.apply_legal_action  # type: ignore[method-assign]
+        State.child = State.apply_legal_action  # type: ignore[method-assign]
     elif mutant == "first-seat":
         first_seat()
     elif mutant == "last-seat":

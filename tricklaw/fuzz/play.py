@@ -106,7 +106,7 @@ def _one_step(run: Match, policy: SplitMix64) -> None:
             run.cite("illegal", (run.ruleset.forbidding_clause(state, action),)),
         )
     before = state
-    run.state = state.apply_action(action)
+    run.state = state.child(action)
     run.compare_apply(before, action, answer, where)
 
 

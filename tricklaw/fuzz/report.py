@@ -33,7 +33,7 @@ def case_json(outcome: Outcome, engine: str) -> dict[str, Any]:
         action = legal[choice % len(legal)]
         entry["action"] = state.action_to_string(action)
         played.append(entry)
-        state = state.apply_action(action)
+        state = state.child(action)
     palette = game.ruleset.palette
     return {
         "format": CASE_FORMAT,

@@ -196,7 +196,7 @@ def _model_end(case: Case, disputes: set[str]) -> tuple[State[Any], int] | None:
         if state.is_terminal():
             break
         legal = state.legal_actions()
-        state = state.apply_action(legal[choice % len(legal)])
+        state = state.child(legal[choice % len(legal)])
         taken += 1
     if not state.is_terminal():
         return None

@@ -72,7 +72,7 @@ def _apply(oracle: Oracle, params: dict[str, Any]) -> Any:
             field="params.seat",
         )
     try:
-        after = state.apply_action(action)
+        after = state.child(action)
     except IllegalActionError as exc:
         raise OracleError(
             ILLEGAL_ACTION,

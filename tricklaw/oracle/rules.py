@@ -100,7 +100,7 @@ def _explain_action(state: State[Any], text: str) -> dict[str, Any]:
         clause = ruleset.forbidding_clause(state, action)
         return {"legal": True, "clauses": [clause_json(ruleset.id, clause)]}
     try:
-        state.apply_action(action)
+        state.child(action)
     except IllegalActionError as exc:
         return {
             "legal": False,

@@ -70,5 +70,5 @@ def run_game(game: Game, inputs: Mapping[str, Any]) -> Json:
     while not replayed.is_terminal():
         legal = replayed.legal_actions()
         counts.append(len(legal))
-        replayed = replayed.apply_action(legal[draw(len(legal))])
+        replayed = replayed.child(legal[draw(len(legal))])
     return {"record": to_record(state, seed), "legal_counts": counts}

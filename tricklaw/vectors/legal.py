@@ -38,7 +38,7 @@ def forbidden_by(state: State[Any], hand: Sequence[Card], playable: Sequence[Car
     for card in hand:
         if card not in playable:
             try:
-                state.apply_action(actions.play(card))
+                state.child(actions.play(card))
             except IllegalActionError as exc:
                 return exc.clause
             raise VectorError(f"the model lets {card} be played, yet it is not playable")

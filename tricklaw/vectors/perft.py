@@ -51,7 +51,7 @@ def perft_cases(ruleset: Ruleset[Any]) -> list[Json]:
                 steps.append(
                     {"seat": state.current_player(), "action": state.action_to_string(action)}
                 )
-                state = state.apply_action(action)
+                state = state.child(action)
             counts, met = perft_levels(state)
             cases.add(
                 game,
@@ -68,7 +68,7 @@ def run_perft(game: Game, inputs: Mapping[str, Any]) -> Json:
     for step in inputs["prefix"]:
         if step["seat"] != state.current_player():
             raise VectorError(f"perft prefix: seat {step['seat']} is not to act")
-        state = state.apply_action(string_to_action(step["action"], game.ruleset.palette))
+        state = state.child(string_to_action(step["action"], game.ruleset.palette))
     depth = inputs["depth"]
     counts = [0] * depth
 

@@ -89,7 +89,7 @@ class StichelnProfile(Profile):
             while state.phase is Phase.SELECT:
                 action = state.legal_actions()[0]
                 prefix.append(action)
-                state = state.apply_action(action)
+                state = state.child(action)
             roots.append((game, prefix))
         return roots
 
