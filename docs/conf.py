@@ -8,6 +8,7 @@ the project's extension, the package ``_ext/tricklaw_docs/``.
 from __future__ import annotations
 
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -42,6 +43,11 @@ html_theme = "furo"
 html_title = f"tricklaw {release}"
 html_static_path = ["_static"]
 html_show_sourcelink = False
+
+# The docs extra (pip install '.[docs]') builds the docs without OpenSpiel: autodoc then
+# imports tricklaw's OpenSpiel modules against a stand-in for pyspiel. Where OpenSpiel is
+# installed (the test extra), the real one is read.
+autodoc_mock_imports = [m for m in ("pyspiel", "open_spiel") if find_spec(m) is None]
 
 autodoc_member_order = "bysource"
 # The API page's sidebar lists its 232 modules, not also their 2,182 members: furo copies
