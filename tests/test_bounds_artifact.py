@@ -238,3 +238,25 @@ def test_loading_an_openspiel_game_does_not_import_z3(tmp_path: Path) -> None:
     )
     run = run_python(code, tmp_path)
     assert run.returncode == 0, run.stderr
+
+
+def test_bounds_of_one_ruleset_replace_its_part_and_keep_the_others() -> None:
+    """``tricklaw bounds RULESET`` proves one game again and writes it into the existing
+    file (:func:`artifact.merged`): its readings and rows are the fresh ones, every other
+    ruleset's stay as they were and in their place. (It once wrote a file holding the
+    one ruleset only, dropping the bounds of the four others.)"""
+    whole = json.loads(TEXT)
+    fresh = copy.deepcopy(whole)
+    fresh["rulesets"] = {"lowhigh": whole["rulesets"]["lowhigh"]}
+    fresh["bounds"] = [r for r in fresh["bounds"] if r["ruleset"] == "lowhigh"]
+    fresh["bounds"][0]["detail"] = "proved again"
+    out = json.loads(artifact.merged(TEXT, artifact.dumps(fresh), ["lowhigh"]))
+    assert list(out["rulesets"]) == list(whole["rulesets"])
+    assert [r["ruleset"] for r in out["bounds"]] == [r["ruleset"] for r in whole["bounds"]]
+    changed = [
+        i for i, (a, b) in enumerate(zip(whole["bounds"], out["bounds"], strict=True)) if a != b
+    ]
+    assert [out["bounds"][i]["detail"] for i in changed] == ["proved again"]
+    # No file, or not a bounds file: the fresh part alone.
+    assert artifact.merged("[]", artifact.dumps(fresh), ["lowhigh"]) == artifact.dumps(fresh)
+    assert artifact.merged(artifact.dumps(whole), TEXT, list(whole["rulesets"])) == TEXT

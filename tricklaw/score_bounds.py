@@ -60,6 +60,8 @@ def cmd_bounds(args: argparse.Namespace) -> int:
     check_output_folder(target.parent, "--out")
     check_output_file(str(target), "--out", "the bounds")
     text = artifact.generate(ids)
+    if ids is not None and target.is_file():  # the other rulesets' bounds stay in the file
+        text = artifact.merged(target.read_text(encoding="utf-8"), text, ids)
     write_output(target, text, "the bounds (--out)")
     size = len(text.encode("utf-8"))
     if args.json:

@@ -106,6 +106,30 @@ def generate(ruleset_ids: Sequence[str] | None = None, timeout_ms: int = TIMEOUT
     return dumps(document(all_bounds_results(timeout_ms, ids), ids))
 
 
+def merged(existing: str, fresh: str, ruleset_ids: Sequence[str]) -> str:
+    """The file ``existing`` with the parts of ``ruleset_ids`` (their readings and bound
+    rows) replaced by those of ``fresh``, every other ruleset's kept as it was, in the
+    registry's order: ``tricklaw bounds RULESET`` proves one game again without
+    dropping the others from the file. ``fresh`` alone where ``existing`` is not a
+    bounds file of this format."""
+    try:
+        old = json.loads(existing)
+        if old.get("format") != FORMAT or old.get("version") != VERSION:
+            return fresh
+        kept_parts, kept_rows = dict(old["rulesets"]), list(old["bounds"])
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return fresh
+    new = json.loads(fresh)
+    chosen = set(ruleset_ids)
+    order = [rid for rid in RULESETS if rid in chosen or rid in kept_parts]
+    parts = {
+        rid: (new if rid in chosen else {"rulesets": kept_parts})["rulesets"][rid] for rid in order
+    }
+    source = {rid: new["bounds"] if rid in chosen else kept_rows for rid in order}
+    rows = [r for rid in order for r in source[rid] if r.get("ruleset") == rid]
+    return dumps({**new, "rulesets": parts, "bounds": rows})
+
+
 def _where(entry: Mapping[str, Any]) -> str:
     return f"{entry['obligation']} {entry['ruleset']} {entry['players']}p [{entry['reading']}]"
 
