@@ -915,7 +915,7 @@ def test_records_of_the_last_replay_to_the_same_game(players: int, options: dict
 )
 def test_built_examples_hold_under_every_reading() -> None:
     checks = check_examples(LAST)
-    assert len(checks) == 16  # 2 x 2 x 2 x 2 readings, one sequence
+    assert len(checks) == 32  # 2 x 2 x 2 x 2 x 2 readings, one sequence
     assert {c.example for c in checks} == {"LAST-EX-BUILT"}
     assert [(c.readings, c.failures) for c in checks if not c.ok] == []
     assert all(c.holds and c.expected for c in checks)
@@ -953,3 +953,45 @@ def test_dispute_options_match_the_registry() -> None:
         if spec.choices:
             assert set(spec.choices) == {r.value for r in by_option[name].readings}
         assert str(spec.default) == by_option[name].default
+
+
+# --- who starts the trick after the ghost wins (dispute LAST-D-GHOSTLEAD) ----------------------
+
+
+@clause("LAST-D-GHOSTLEAD", "LAST-GHOST-5", "LAST-COLLECT-2")
+@pytest.mark.parametrize("reading", ["ghost", "next"])
+def test_after_the_ghost_wins_its_reading_says_who_leads(reading: str) -> None:
+    """The ghost keeps the points card of a trick it wins (LAST-GHOST-5); the next trick
+    is led by the ghost (``ghost``, by LAST-COLLECT-2) or by the first player after it
+    (``next``). Every other trick is led by its predecessor's winner, and a record of
+    either reading replays as agreeing under its own options."""
+    game = get_ruleset(LAST).make_game(2, {"ghost-lead": reading})
+    ghost_wins = 0
+    for seed in range(1, 7):
+        state = play_random_game(game, seed)
+        log = state.history[0]
+        for (leader, result), (after, _) in zip(log.tricks, log.tricks[1:], strict=False):
+            ring = (
+                log.seating[log.seating.index(leader) :] + log.seating[: log.seating.index(leader)]
+            )
+            winner = ring[result.winner]
+            if winner == GHOST:
+                ghost_wins += 1
+                first = log.seating[(log.seating.index(GHOST) + 1) % 3]
+                assert after == (GHOST if reading == "ghost" else first), (seed, log.tricks)
+            else:
+                assert after == winner
+        replayed = replay(to_record(state))  # raises when the log checker disagrees
+        assert replayed.history[0].tricks == log.tricks and replayed.returns() == state.returns()
+    assert ghost_wins >= 3
+
+
+def test_the_two_readings_of_the_ghosts_lead_give_different_games() -> None:
+    """Not an idle switch: from the same seed the two readings play different games."""
+    games = [get_ruleset(LAST).make_game(2, {"ghost-lead": r}) for r in ("ghost", "next")]
+    differ = [
+        play_random_game(games[0], seed).history[0].tricks
+        != play_random_game(games[1], seed).history[0].tricks
+        for seed in range(1, 7)
+    ]
+    assert any(differ)

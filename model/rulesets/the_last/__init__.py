@@ -21,8 +21,8 @@ A round, as the text tells it:
 
 With two players a ghost takes the third seat: its 12 cards lie face down in
 pile order and it plays automatically (LAST-GHOST-1..6, disputes
-``ghost-play`` and ``ghost-seat``). Seats 0 and 1 are the players, seat 2 the
-ghost; its penalty is never counted.
+``ghost-play``, ``ghost-lead`` and ``ghost-seat``). Seats 0 and 1 are the
+players, seat 2 the ghost; its penalty is never counted.
 
 Scores are penalty points (lower is better), as the text counts them.
 

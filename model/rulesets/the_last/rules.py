@@ -51,6 +51,7 @@ class Rules(CompiledRules):
     last_play_free: bool
     ghost_first_legal: bool
     ghost_fixed: bool
+    ghost_lead_next: bool
     unused_to_last_winner: bool
     rounds: int
 

@@ -79,6 +79,13 @@ class TheLast(Ruleset[Table]):
             dispute="LAST-D-GHOSTPLAY",
         ),
         OptionSpec(
+            "ghost-lead",
+            "ghost",
+            "who starts the trick after the ghost wins one (2 players)",
+            choices=("ghost", "next"),
+            dispute="LAST-D-GHOSTLEAD",
+        ),
+        OptionSpec(
             "ghost-seat",
             "per-round",
             "where the ghost sits (2 players)",
@@ -103,6 +110,7 @@ class TheLast(Ruleset[Table]):
             last_play_free=options.text("last-play") == "free",
             ghost_first_legal=options.text("ghost-play") == "first-legal",
             ghost_fixed=options.text("ghost-seat") == "fixed",
+            ghost_lead_next=options.text("ghost-lead") == "next",
             unused_to_last_winner=options.text("unused-points") == "last-winner",
             rounds=options.number("rounds"),
         )
@@ -261,7 +269,13 @@ class TheLast(Ruleset[Table]):
         deciding = Table(table.points, None, shown, table.ghost_order)
         after = flow.close_trick(after, judge(after.trick), deciding, Phase.CHOOSE)
         if ghost_game and after.leader == GHOST:
+            # The ghost keeps the points card (LAST-GHOST-5); it starts the next trick as
+            # the winner (LAST-COLLECT-2), or the first player after it does
+            # (dispute LAST-D-GHOSTLEAD).
             taken = _add(after.taken, GHOST, (shown,))
+            if rules_of(game).ghost_lead_next:
+                first = after.info.after[GHOST]
+                after = after._replace(current=first, leader=first)
             return self._next_trick(after, after.hands, taken, after.actions, table)
         return after
 

@@ -13,7 +13,8 @@ values (LAST-SCORE-1), points never turned up going to the last taker under
 follows the hands (LAST-GHOST-1/2) and it sits to the right of the round's first player, or
 of the first round's (dispute ``ghost-seat``); it plays its top card, or the first card of
 its pile it may play (LAST-GHOST-3/4, dispute ``ghost-play``), draws nothing, keeps every
-points card it takes (LAST-GHOST-5), and its penalty is not counted (LAST-GHOST-6). Without
+points card it takes (LAST-GHOST-5), then leads, or the seat after it does (dispute
+``ghost-lead``), and its penalty is not counted (LAST-GHOST-6). Without
 numba the games fall back to the reference engine.
 """
 
@@ -69,7 +70,8 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     """One round of every game, each led first by ``first`` around the ring ``after``
     (the seat after each seat); ``ghost`` is the ghost's pile, top first (no columns
     without the ghost). ``rules``: last-play free, unused points to the last taker, the
-    ghost plays the first legal card. Fills ``played``, ``leaders``, ``winners`` (seats),
+    ghost plays the first legal card, the seat after the ghost leads when it has won.
+    Fills ``played``, ``leaders``, ``winners`` (seats),
     ``decisions`` (KEEP or SWAP actions; -1 where the ghost took the trick) and
     ``scores`` (penalties; the ghost's is not counted). ``forced`` (None: random games)
     and ``report``: see :func:`tricklaw.batch.jit.choose`, card index ``c`` being the
@@ -80,6 +82,7 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
     size = dealt.shape[1] // players
     tricks = size
     free_last, unused_to_last, first_legal = rules[0] != 0, rules[1] != 0, rules[2] != 0
+    ghost_lead_next = rules[3] != 0
     hand = np.zeros((players, width), dtype=np.bool_)
     left = np.zeros(ghost.shape[1], dtype=np.bool_)
     legal = np.zeros(width + 1, dtype=np.int64)
@@ -151,6 +154,8 @@ def play_round_kernel(  # noqa: PLR0917  (a numba kernel: arrays by position)
             leader = taker
             if taker == players:  # the ghost keeps every points card it takes
                 decisions[g, t] = -1
+                if ghost_lead_next:  # dispute LAST-D-GHOSTLEAD: the next seat leads
+                    leader = after[g, taker]
                 continue
             options = 1
             for c in range(width):
@@ -256,7 +261,12 @@ def _parts(game: Game, dense: Ints) -> tuple[Ints, Ints, Ints, Ints]:
     dealt = n * hand_size
     ghost_cards = hand_size if seats > n else 0
     flags = np.array(
-        [rules.last_play_free, rules.unused_to_last_winner, rules.ghost_first_legal],
+        [
+            rules.last_play_free,
+            rules.unused_to_last_winner,
+            rules.ghost_first_legal,
+            rules.ghost_lead_next,
+        ],
         dtype=np.int64,
     )
     # Contiguous copies: numba compiles one version for every layout it is given, and a
