@@ -587,6 +587,7 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
     bad = run_planted(
         tmp_path,
         """
+        import dataclasses
         import json
         from tricklaw.model import get_ruleset
         from tricklaw.model.rulesets.the_last import ruleset as last
@@ -596,8 +597,7 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
 
         def compile(self, options):
             rules = real(self, options)
-            return type(rules)(rules.last_play_free, rules.ghost_first_legal,
-                               not rules.ghost_fixed, rules.unused_to_last_winner, rules.rounds)
+            return dataclasses.replace(rules, ghost_fixed=not rules.ghost_fixed)
 
         last.TheLast.compile = compile
         rows = round_rule_checks.rule_results(get_ruleset("the-last"), 2, {}, 30_000)
