@@ -71,14 +71,20 @@ def infer_players(args: argparse.Namespace, options: dict[str, Any]) -> int:
     one, is an :class:`~tricklaw.spec.errors.OptionError` that names the counts."""
     ruleset = get_ruleset(args.ruleset)
     cards = ruleset.palette.parse_all(args.cards)
-    fits = []
+    fits, refused = [], []
     for n in ruleset.player_counts:
-        game = ruleset.make_game(n, options)
+        try:
+            game = ruleset.make_game(n, options)
+        except OptionError as error:  # an option this table does not take: not this count
+            refused.append(error)
+            continue
         if game.seats == len(cards) and set(cards) <= set(ruleset.deck(n, game.options)):
             fits.append(n)
     counts = ", ".join(map(str, ruleset.player_counts))
     if len(fits) == 1:
         return fits[0]
+    if len(refused) == len(ruleset.player_counts):
+        raise refused[0]  # the options themselves are wrong, whatever the count
     if not fits:
         raise OptionError(
             f"--players: no table of {ruleset.id} ({counts} players) plays these "
