@@ -89,8 +89,9 @@ def _z3_compare(
             return Comparison(
                 COUNTEREXAMPLE,
                 how,
-                f"{n} players, trick {' '.join(wa['trick'])}: {a.id} {_said(witness[a.id])}, "
-                f"{b.id} {_said(witness[b.id])}",
+                f"{n} players, trick {' '.join(wa['trick'])}: "
+                f"{a.id} {_said(witness[a.id], wa['trick'])}, "
+                f"{b.id} {_said(witness[b.id], wb['trick'])}",
                 witness,
                 tuple(sorted(out.clauses)),
                 spent,
@@ -117,11 +118,16 @@ def _outcome_b(enc_b: TrickEncoding, model: z3.ModelRef) -> dict[str, Any]:
     return {k: model.eval(v, model_completion=True).as_long() for k, v in out.items()}
 
 
-def _said(outcome: Mapping[str, Any]) -> str:
+def _said(outcome: Mapping[str, Any], cards: Sequence[str]) -> str:
+    """An edition's outcome of the witness trick ``cards`` as a player says it: who takes
+    the trick, by seat from the leader and card, as ``tricklaw trick`` does."""
     parts = []
     for key, value in outcome.items():
         if key in {"winner", "nobody"}:
-            parts.append("gives it to nobody" if value == -1 else f"gives it to card {value + 1}")
+            who = "the leader" if value == 0 else f"seat +{value}"
+            parts.append(
+                "gives it to nobody" if value == -1 else f"gives it to {who} ({cards[value]})"
+            )
         else:
             parts.append(f"{key}={value}")
     return ", ".join(parts)
