@@ -225,6 +225,20 @@ class State(NamedTuple, Generic[X]):
     actions: tuple[tuple[int, int], ...]
     extra: X
 
+    def __repr__(self) -> str:
+        """Where the game stands, in one short line (the fields are there for the rest):
+        ``<State sticheln 4p, round 1, trick 3: seat 2 to play; trick R5 Y0>``."""
+        game = self.info.game
+        ruleset = game.ruleset
+        if self.phase is Phase.OVER:
+            return f"<State {ruleset.id} {game.players}p: over, totals {list(self.info.totals)}>"
+        doing = {Phase.SELECT: "to select", Phase.PLAY: "to play", Phase.CHOOSE: "to choose"}
+        trick = f"; trick {' '.join(ruleset.palette.format_all(self.trick))}" if self.trick else ""
+        return (
+            f"<State {ruleset.id} {game.players}p, round {self.info.index + 1}, "
+            f"trick {len(self.tricks) + 1}: seat {self.current} {doing[self.phase]}{trick}>"
+        )
+
     # --- the OpenSpiel-style API ---------------------------------------------------
 
     @property

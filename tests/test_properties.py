@@ -299,6 +299,18 @@ def test_moves_by_name_and_openspiels_in_place_idiom_refused() -> None:
         state.child("X5")
 
 
+def test_a_states_repr_is_one_short_line() -> None:
+    """Issue 46: ``repr(state)`` says where the game stands, not a 1,300-character dump."""
+    state = get_ruleset("lowhigh").make_game(3).new_initial_state(1)
+    assert repr(state) == f"<State lowhigh 3p, round 1, trick 1: seat {state.current} to play>"
+    after = state.child(state.legal_actions()[0])
+    card = state.action_to_string(state.legal_actions()[0])
+    assert repr(after).endswith(f"to play; trick {card}>")
+    while not state.is_terminal():
+        state = state.apply_legal_action(state.legal_actions()[0])
+    assert repr(state) == f"<State lowhigh 3p: over, totals {list(state.returns())}>"
+
+
 @clause("STI93-SELECT-2", "STI-SELECT-2")
 @settings(max_examples=30, deadline=None, database=None)
 @pytest.mark.parametrize("ruleset_id", STICHELN)
