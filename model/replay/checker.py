@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 from tricklaw.model.actions import action_to_string, string_to_action
 from tricklaw.model.cards import Card, Palette
 from tricklaw.model.record import new_tricks, trick_json
-from tricklaw.model.replay.citation import cite, replayed_answer, trick_answer
+from tricklaw.model.replay.citation import cite, replayed_answer, trick_answer, trick_leader
 from tricklaw.model.replay.deals import check_legal_deal, compare_deal
 from tricklaw.model.replay.ends import check_game_end, check_round_end, round_over, turn
 from tricklaw.model.replay.tricks import Completed, as_written, card_names, differing_field
@@ -425,14 +425,24 @@ class Checker:
                     self.game,
                     "trick",
                     result.clauses,
-                    answer=None
-                    if self.completed_by is None
-                    else trick_answer(*self.completed_by, trick[0], problem),
+                    answer=self._trick_answer(trick[0], problem),
                     got=raw[problem],
                 ),
                 expected_text=f"{problem} = {show(expected)}",
             )
         self.n_tricks += 1
+
+    def _trick_answer(self, index: int, problem: str) -> Any:
+        """The rules' answer for field ``problem`` of trick ``index`` under another
+        reading: the completing action played again, or, for the leader (settled by the
+        tricks before), the whole game replayed from the start."""
+        if self.completed_by is None:
+            return None
+        before, code = self.completed_by
+        if problem == "leader":
+            after = self.ruleset.apply(before, code)
+            return replayed_answer(after, trick_leader(len(before.info.history), index))
+        return trick_answer(before, code, index, problem)
 
     def trick_as_written(self, raw: Any) -> bool:
         """Whether ``raw`` is a well-formed trick object that says exactly what the next

@@ -118,6 +118,20 @@ def trick_answer(before: State[Any], action: int, index: int, key: str) -> Calla
     return answer
 
 
+def trick_leader(round_index: int, index: int) -> Callable[[State[Any]], Any]:
+    """The leader of trick ``index`` of round ``round_index`` (from 0) in a state (an
+    extract for :func:`replayed_answer`): who leads a trick is settled by the tricks
+    before it (The Last's ghost lead, LAST-D-GHOSTLEAD), so only a replay from the
+    start under another reading can say it."""
+
+    def extract(state: State[Any]) -> Any:
+        logs = state.info.history
+        tricks = logs[round_index].tricks if round_index < len(logs) else state.tricks
+        return tricks[index][0] if index < len(tricks) else NOT_PLAYED
+
+    return extract
+
+
 def replayed_answer(
     state: State[Any], extract: Callable[[State[Any]], Any]
 ) -> Callable[[Game], Any]:

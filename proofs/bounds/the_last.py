@@ -226,9 +226,10 @@ READINGS = ReadingTable(
             "with 2 (ghost), 3 and 5 players the pile holds one card a trick: none is left over",
         ),
         "ghost-play": ((2,), "the ghost plays only at a two-player table"),
+        "ghost-lead": ((2,), "the ghost wins tricks only at a two-player table"),
     },
 )
 """Options that cannot change a bound, and those that can only at some player counts
-(LAST-D-GHOSTSEAT, LAST-D-UNUSED, LAST-D-GHOSTPLAY)."""
+(LAST-D-GHOSTSEAT, LAST-D-UNUSED, LAST-D-GHOSTPLAY, LAST-D-GHOSTLEAD)."""
 
 BOUNDS.register("the-last", GameBounds(relaxation, plan, round_values, READINGS, {"rounds": 1}))
