@@ -17,9 +17,10 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from baseline import baseline_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 9
@@ -51,28 +52,19 @@ def modules(source: Path, args: list[str], folder: str) -> int:
 
 def main(argv: list[str]) -> int:
     baseline = argv[0] if argv else "HEAD~1"
-    with tempfile.TemporaryDirectory() as folder:
-        old = Path(folder) / "baseline"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(old), baseline],
-            check=True,
-        )
-        try:
-            for args in COMMANDS:
-                times: dict[str, list[float]] = {"baseline": [], "this": []}
-                for _ in range(RUNS):
-                    times["baseline"].append(timed(old, args, folder))
-                    times["this"].append(timed(ROOT, args, folder))
-                for who, source in (("baseline", old), ("this", ROOT)):
-                    print(
-                        f"tricklaw {' '.join(args)} [{who}]: median "
-                        f"{statistics.median(times[who]):.3f} s, "
-                        f"{modules(source, args, folder)} modules"
-                    )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=False
-            )
+    with baseline_tree(baseline) as old:
+        folder = str(old.parent)  # a neutral folder: not this checkout
+        for args in COMMANDS:
+            times: dict[str, list[float]] = {"baseline": [], "this": []}
+            for _ in range(RUNS):
+                times["baseline"].append(timed(old, args, folder))
+                times["this"].append(timed(ROOT, args, folder))
+            for who, source in (("baseline", old), ("this", ROOT)):
+                print(
+                    f"tricklaw {' '.join(args)} [{who}]: median "
+                    f"{statistics.median(times[who]):.3f} s, "
+                    f"{modules(source, args, folder)} modules"
+                )
     return 0
 
 

@@ -24,9 +24,10 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from baseline import baseline_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,27 +57,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("baseline", nargs="?", default="HEAD~1", help="the commit to compare")
     parser.add_argument("--runs", type=int, default=1, help="builds of each tree (default 1)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(dir=ROOT.parent, prefix="bench-docs-") as folder:
-        old = Path(folder) / "baseline"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(old), args.baseline],
-            check=True,
-        )
-        try:
-            seen: dict[str, list[tuple[float, float]]] = {"baseline": [], "this": []}
-            for run in range(args.runs):
-                for who, tree in (("baseline", old), ("this", ROOT)):
-                    wall, cpu = build(tree, Path(folder) / f"html-{who}-{run}")
-                    seen[who].append((wall, cpu))
-                    print(f"docs build [{who}] run {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU")
-            for who, times in seen.items():
-                wall = statistics.median(t[0] for t in times)
-                cpu = statistics.median(t[1] for t in times)
-                print(f"docs build [{who}]: median {wall:.1f} s wall, {cpu:.1f} s CPU")
-        finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=False
-            )
+    with baseline_tree(args.baseline, beside=True) as old:
+        seen: dict[str, list[tuple[float, float]]] = {"baseline": [], "this": []}
+        for run in range(args.runs):
+            for who, tree in (("baseline", old), ("this", ROOT)):
+                wall, cpu = build(tree, old.parent / f"html-{who}-{run}")
+                seen[who].append((wall, cpu))
+                print(f"docs build [{who}] run {run + 1}: {wall:.1f} s wall, {cpu:.1f} s CPU")
+        for who, times in seen.items():
+            wall = statistics.median(t[0] for t in times)
+            cpu = statistics.median(t[1] for t in times)
+            print(f"docs build [{who}]: median {wall:.1f} s wall, {cpu:.1f} s CPU")
     return 0
 
 

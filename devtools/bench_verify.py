@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from baseline import baseline_tree
+
 from tricklaw.spec.outputs import write_atomically
 
 REPO = Path(__file__).resolve().parents[1]
@@ -88,20 +90,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as temporary:
         work = Path(temporary)
         if args.baseline:
-            base = work / "baseline-tree"
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "add", "--detach", str(base), args.baseline],
-                check=True,
-                capture_output=True,
-            )
-            try:
+            with baseline_tree(args.baseline) as base:
                 figures["baseline"] = verify(base, None, args.jobs, work / "baseline.json")
-            finally:
-                subprocess.run(
-                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(base)],
-                    check=False,
-                    capture_output=True,
-                )
         tree = copy_source(REPO, work / "tree")
         cache = work / "cache"
         figures["cold"] = verify(tree, cache, args.jobs, work / "cold.json")
