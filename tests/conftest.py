@@ -15,6 +15,7 @@ its own count takes ``tier.examples(count)``, a tenth of it: tests/tier.py); the
 tries the full number, so nothing is checked less often in CI.
 """
 
+import ast
 import contextlib
 import fcntl
 import json
@@ -204,6 +205,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "mutation" in item.keywords:
             item.add_marker(skip)
+
+
+def _slow_as_a_whole(path: Path) -> bool:
+    """Whether a test module marks itself slow as a whole (a module-level ``pytestmark``
+    that holds ``pytest.mark.slow``), read from its source without importing it."""
+    source = path.read_text(encoding="utf-8")
+    if "pytestmark" not in source:
+        return False
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in targets):
+            return "mark.slow" in ast.unparse(node.value)
+    return False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The fast tier does not import a module that is slow as a whole: its tests would
+    all be deselected, and importing it alone costs seconds (schemathesis reads the
+    oracle's OpenAPI document at import). None: pytest's own rules decide."""
+    if tier.FAST and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return True if _slow_as_a_whole(collection_path) else None
+    return None
 
 
 @pytest.fixture

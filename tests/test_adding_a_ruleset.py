@@ -81,6 +81,7 @@ def test_the_model_plays_tiny_and_settles_a_tie_by_its_dispute(registered: None)
     assert ruleset.winners(ruleset.make_game(2, {"tie": "nobody"}), tied) == ()
 
 
+@pytest.mark.slow
 def test_verify_proves_every_obligation_of_tiny(registered: None) -> None:
     """The encodings, the conservation machine, the score bounds (met by witnesses and
     equal to the bounds file in Tiny's own spec folder) and the self-checks, for every
@@ -117,6 +118,7 @@ def test_verify_proves_every_obligation_of_tiny(registered: None) -> None:
     assert greatest == {"2": 6, "3": 4}  # every trick of the round
 
 
+@pytest.mark.slow
 def test_tinys_vectors_are_generated_valid_and_replay(registered: None) -> None:
     documents = ruleset_documents(get_ruleset("tiny"))
     assert set(documents) == {

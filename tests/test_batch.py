@@ -51,6 +51,7 @@ def test_vectorised_splitmix_draws_as_the_reference() -> None:
     assert batch_rng.below(agents, 1000).tolist() == [agent_rng(s).below(1000) for s in SEEDS]
 
 
+@pytest.mark.slow
 def test_vectorised_shuffle_is_the_portable_shuffle(path: str) -> None:
     state = np.array(SEEDS, dtype=np.uint64)
     order = batch_rng.shuffle(state, 45)

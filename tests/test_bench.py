@@ -37,6 +37,7 @@ def bench_line(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]
     return report
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_every_process_warms_up_before_the_clock(
     jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -110,6 +111,7 @@ def test_two_jobs_report_the_warm_up_of_both_engines(
     assert report["reference_warmup_seconds"] > 0
 
 
+@pytest.mark.slow
 def test_jobs_are_capped_at_the_cpus(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,6 +138,7 @@ NO_NUMPY = (
 """``tricklaw`` as on an install without the ``batch`` extra: importing numpy or numba fails."""
 
 
+@pytest.mark.slow
 def test_without_numpy_bench_runs_the_reference_after_one_note() -> None:
     """On the base install ``bench`` says in one line that the batch engine needs the
     ``batch`` extra and runs the reference engine alone: exit 0, ``vectorised: false``."""

@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+import tier
 
 from tricklaw.model.agents import play_random_game
 from tricklaw.model.rulesets import RULESETS
@@ -40,11 +41,13 @@ clause = pytest.mark.clause
 TIMEOUT_MS = 5000
 CASES = [(rid, n) for rid, ruleset in RULESETS.items() for n in ruleset.player_counts]
 READINGS = [(rid, n, r) for rid, n in CASES for r in readings(rid, n)]
-RANDOM_ROUNDS = 300
+RANDOM_ROUNDS = tier.examples(300)
 """Random rounds per ruleset and player count under the defaults; fewer under the other
-readings (:data:`READING_ROUNDS`)."""
+readings (:data:`READING_ROUNDS`), and a tenth in the fast tier."""
 READING_ROUNDS = 40
-ADMIT_ROUNDS = 6
+ADMIT_ROUNDS = 2 if tier.FAST else 6
+"""Sampled rounds per ruleset and player count whose values the relaxation must admit
+(under the defaults: the other readings are in the slow tier, :data:`BY_READING`)."""
 READING_ADMIT_ROUNDS = 2
 
 
@@ -54,8 +57,14 @@ def reading_id(case: tuple[str, int, Reading]) -> str:
 
 
 BY_READING = pytest.mark.parametrize(
-    ("ruleset_id", "players", "reading"), READINGS, ids=list(map(reading_id, READINGS))
+    ("ruleset_id", "players", "reading"),
+    [
+        pytest.param(*case, id=reading_id(case), marks=pytest.mark.slow if case[2] else ())
+        for case in READINGS
+    ],
 )
+"""Every ruleset, player count and reading; the other readings than the defaults in the
+slow tier (about 100 cases of a quarter of a second each)."""
 OWN = {rid: BOUNDS[rid] for rid in BOUNDS}
 """Each ruleset's part of the bounds layer, kept before any test replaces one."""
 

@@ -101,6 +101,7 @@ def test_round_bounds_need_both_proved() -> None:
 # --- differences are found and named ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_first_difference_names_the_result_and_its_field() -> None:
     kept = load_bounds()
     assert artifact.first_difference(kept, kept) is None
@@ -135,6 +136,7 @@ def _args(target: Path, check: bool) -> argparse.Namespace:
     return argparse.Namespace(ruleset=[], out=str(target), check=check, json=False)
 
 
+@pytest.mark.slow
 def test_the_command_writes_and_checks_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -157,6 +159,7 @@ def test_the_command_writes_and_checks_the_file(
     assert err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_the_command_without_a_spec_folder_needs_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -173,6 +176,7 @@ def test_the_command_without_a_spec_folder_needs_out(
     )
 
 
+@pytest.mark.slow
 def test_verify_checks_its_bounds_against_the_file() -> None:
     """The bounds ``verify`` proves pass against the file; a result or a reading that
     differs fails, naming it."""
@@ -228,6 +232,7 @@ def test_episodes_read_the_bounds_without_z3(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_loading_an_openspiel_game_does_not_import_z3(tmp_path: Path) -> None:
     pytest.importorskip("pyspiel")
     code = (
@@ -240,6 +245,7 @@ def test_loading_an_openspiel_game_does_not_import_z3(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_bounds_of_one_ruleset_replace_its_part_and_keep_the_others() -> None:
     """``tricklaw bounds RULESET`` proves one game again and writes it into the existing
     file (:func:`artifact.merged`): its readings and rows are the fresh ones, every other

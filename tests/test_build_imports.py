@@ -18,6 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = {"tricklaw": "tricklaw", "tricklaw.model": "model", "tricklaw.proofs": "proofs"}
 PACKAGE_DIRS["tricklaw.spec"] = "spec"
@@ -86,6 +88,7 @@ def libraries_reached(roots: list[str]) -> dict[str, str]:
     return libraries
 
 
+@pytest.mark.slow
 def test_the_compiled_closure_is_found() -> None:
     """Not vacuous: the roots are setup.py's list, and the closure reaches the model's
     libraries (the standard library at least)."""
@@ -95,6 +98,7 @@ def test_the_compiled_closure_is_found() -> None:
     assert "dataclasses" in libraries_reached(roots)
 
 
+@pytest.mark.slow
 def test_the_compiled_modules_import_no_library_the_build_lacks() -> None:
     reached = libraries_reached(compiled_modules())
     outside = {

@@ -443,6 +443,7 @@ def _line_to_damage(data: st.DataObject, configs: list[int]) -> tuple[list[dict[
     return objs, data.draw(st.sampled_from([i for i, o in enumerate(objs) if key in o]))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(3000), deadline=None, database=None)
 @given(data=st.data())
 def test_the_fast_path_accepts_only_what_the_schema_accepts(data: st.DataObject) -> None:
@@ -916,6 +917,7 @@ def test_an_unreadable_record_names_the_field(
     assert "the record is not a JSON object" in unreadable(path, capsys)
 
 
+@pytest.mark.slow
 def test_the_module_runs_as_a_command(sti_log: list[dict[str, Any]], tmp_path: Path) -> None:
     good = write(tmp_path / "good.jsonl", sti_log)
     bad_objs = copy.deepcopy(sti_log)
@@ -937,6 +939,7 @@ def test_the_module_runs_as_a_command(sti_log: list[dict[str, Any]], tmp_path: P
         assert len((proc.stdout + proc.stderr).splitlines()) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, database=None)
 @given(data=st.data())
 def test_any_damaged_log_gets_a_one_line_verdict(data: st.DataObject) -> None:
@@ -1031,6 +1034,7 @@ def test_the_checker_keeps_only_the_rounds_the_rules_look_back_at() -> None:
     assert check_lines(logs).status == "agrees"
 
 
+@pytest.mark.slow
 def test_bench_check_reports_actions_per_second() -> None:
     rate = bench_check("lowhigh", 3, min_actions=300, repeat=1)
     assert rate > 1000

@@ -44,6 +44,7 @@ def asked_lines(objs: list[dict[str, Any]]) -> list[int]:
     return sorted(set(choices[:12] + firsts[:3]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_a_move_by_a_seat_that_was_not_asked_diverges(
     config: tuple[str, int, dict[str, Any], int],

@@ -69,6 +69,7 @@ def test_rulesets_lists_both_sticheln_texts() -> None:
     assert "[STI-D-ZEROLEAD]" in out
 
 
+@pytest.mark.slow
 def test_rulesets_says_what_each_reading_means() -> None:
     """Issue 43, item 6: every reading of every dispute with its meaning, in text and in
     ``--json``, from the spec's own words (not a list kept here)."""
@@ -107,6 +108,7 @@ def test_rulesets_json_parses() -> None:
 # --- play and replay --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     out = ok("play", "sticheln", "-n", "4", "--seed", "42", "--record", str(path))
@@ -121,6 +123,7 @@ def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:
     assert str(record["totals"]) in replayed
 
 
+@pytest.mark.slow
 def test_play_record_to_stdout_is_the_same_game(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     ok("play", "sticheln-1993", "-n", "3", "--seed", "7", "--rounds", "2", "--record", str(path))
@@ -147,11 +150,13 @@ def test_play_prints_a_readable_log() -> None:
     assert lines[-1].startswith("Winner")
 
 
+@pytest.mark.slow
 def test_play_is_deterministic() -> None:
     args = ("play", "sticheln", "-n", "5", "--seed", "123")
     assert ok(*args) == ok(*args)
 
 
+@pytest.mark.slow
 def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     ok("play", "sticheln", "-n", "3", "--seed", "1", "--record", str(path))
@@ -164,6 +169,7 @@ def test_replay_of_an_edited_record_fails_naming_the_trick(tmp_path: Path) -> No
     assert "round 0, trick 0" in proc.stderr
 
 
+@pytest.mark.slow
 def test_play_and_replay_answer_in_json(tmp_path: Path) -> None:
     """``--json``: one object each; a finished game has winners and its totals are the
     sums of its rounds' scores; ``replay --json`` gives the same totals, and a broken
@@ -202,6 +208,7 @@ def test_play_and_replay_answer_in_json(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_vectors_and_bounds_checks_answer_in_json(tmp_path: Path) -> None:
     """``--check --json``: the status, the file, and the first difference when there is
     one (exit 1); a check of one ruleset reads only its part of the bounds file."""
@@ -228,6 +235,7 @@ def test_vectors_and_bounds_checks_answer_in_json(tmp_path: Path) -> None:
 # --- trick ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @clause("STI-TRICK-3", "STI-EX-TRICK-3")
 def test_trick_text_names_the_winner_and_clauses() -> None:
     out = ok("trick", "sticheln", "-n", "4", "G11", "R5", "Y5", "G8")
@@ -245,6 +253,7 @@ def test_trick_text_all_zero_has_no_winner() -> None:
     assert "STI-TRICK-6:" in out
 
 
+@pytest.mark.slow
 @clause("STI-D-ZEROLEAD")
 def test_trick_text_compares_other_readings() -> None:
     out = ok("trick", "sticheln", "-n", "3", "B0", "Y5", "G3")
@@ -256,6 +265,7 @@ def test_trick_text_compares_other_readings() -> None:
     assert "zero-lead=first-nonzero: same result" in same
 
 
+@pytest.mark.slow
 @clause("STI-TRICK-2", "STI-EX-TRICK-2")
 def test_trick_json_has_winner_taken_clauses_readings() -> None:
     data = trick_json("sticheln", "-n", "4", "Y9", "G5", "R6", "B4")
@@ -267,6 +277,7 @@ def test_trick_json_has_winner_taken_clauses_readings() -> None:
     assert data["readings"]["zero-lead"]["first-nonzero"]["same"] is True
 
 
+@pytest.mark.slow
 @clause("STI93-D-ALLZERO", "STI93-TRICK-4")
 def test_trick_json_all_zero_readings() -> None:
     cards = ("B0", "Y0", "G0", "R0")
@@ -282,11 +293,13 @@ def test_trick_json_all_zero_readings() -> None:
     assert default["options"]["all-zero"] == "leader-takes"
 
 
+@pytest.mark.slow
 @clause("STI-TRICK-6")
 def test_trick_json_later_edition_all_zero_has_no_winner() -> None:
     assert trick_json("sticheln", "-n", "3", "B0", "Y0", "G0")["winner"] is None
 
 
+@pytest.mark.slow
 @clause("STI-D-ZEROLEAD")
 def test_trick_json_zero_lead_readings_differ() -> None:
     data = trick_json(
@@ -297,6 +310,7 @@ def test_trick_json_zero_lead_readings_differ() -> None:
     assert data["readings"]["zero-lead"]["lead-card"]["same"] is False
 
 
+@pytest.mark.slow
 @clause("STI93-D-DECK")
 def test_trick_deck_full_allows_cards_outside_the_table() -> None:
     data = trick_json("sticheln-1993", "-n", "4", "-o", "deck=full", "Y6", "Y5", "Y2", "Y14")
@@ -306,6 +320,7 @@ def test_trick_deck_full_allows_cards_outside_the_table() -> None:
 # --- bench and verify -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_bench_prints_one_json_line_with_rounds_per_second() -> None:
     out = ok("bench", "sticheln", "-n", "4", "--rounds", "6", "--seed", "3")
     lines = out.strip().splitlines()
@@ -316,6 +331,7 @@ def test_bench_prints_one_json_line_with_rounds_per_second() -> None:
     assert report["ruleset"] == "sticheln" and report["players"] == 4
 
 
+@pytest.mark.slow
 def test_bench_rounds_is_not_the_game_option() -> None:
     # Regression: --rounds of bench once also set the game option 'rounds' (max 10000).
     report = json.loads(ok("bench", "sticheln", "-n", "3", "--rounds", "7", "--seed", "1"))
@@ -323,6 +339,7 @@ def test_bench_rounds_is_not_the_game_option() -> None:
     assert report["options"]["rounds"] == 0  # each benchmarked game is a whole game
 
 
+@pytest.mark.slow
 def test_bench_check_times_the_log_checker() -> None:
     out = ok("bench", "hund", "-n", "2", "--check", "--actions", "200", "--seed", "4")
     report = json.loads(out)
@@ -331,6 +348,7 @@ def test_bench_check_times_the_log_checker() -> None:
     assert report["compiled"] is compiled()
 
 
+@pytest.mark.slow
 def test_bench_check_refuses_no_actions() -> None:
     proc = run("bench", "hund", "-n", "2", "--check", "--actions", "0")
     assert proc.returncode == 2
@@ -422,6 +440,7 @@ def test_bad_input_exits_2_with_one_error_line(args: tuple[str, ...], needle: st
     assert needle in line
 
 
+@pytest.mark.slow
 def test_corrupt_record_file_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"format": "tricklaw-record", "version": 1, "rou')
@@ -432,11 +451,13 @@ def test_corrupt_record_file_exits_2(tmp_path: Path) -> None:
     assert "not a JSON object" in bad("replay", str(path))
 
 
+@pytest.mark.slow
 def test_missing_record_file_exits_2(tmp_path: Path) -> None:
     line = bad("replay", str(tmp_path / "nowhere.json"))
     assert "cannot read" in line and "nowhere.json" in line
 
 
+@pytest.mark.slow
 def test_unwritable_record_path_exits_2(tmp_path: Path) -> None:
     line = bad(
         "play",
@@ -465,6 +486,7 @@ def _bash_completes(script: str, words: list[str]) -> list[str]:
     return proc.stdout.split()
 
 
+@pytest.mark.slow
 def test_bash_completes_commands_options_and_choices(tmp_path: Path) -> None:
     script = tmp_path / "tricklaw.bash"
     script.write_text(ok("completion", "bash"), encoding="utf-8")
@@ -495,6 +517,7 @@ def test_each_command_help_line_is_the_one_its_own_parser_gives() -> None:
         assert built == {name, *cli.ALIASES.get(name, ())}
 
 
+@pytest.mark.slow
 def test_a_command_imports_only_its_own_module() -> None:
     """``trick`` does not load the oracle, the fuzzer or verify (a few tenths of a second
     on every run); ``serve`` does load the oracle."""
@@ -521,6 +544,7 @@ def test_a_command_imports_only_its_own_module() -> None:
 # --- explain: a clause or dispute looked up ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_explain_shows_a_disputes_readings_with_their_options() -> None:
     out = ok("dispute", "lh-d-firstlead")
     assert out.startswith("LH-D-FIRSTLEAD (lowhigh): ")
@@ -528,11 +552,13 @@ def test_explain_shows_a_disputes_readings_with_their_options() -> None:
     assert "why the default:" in out
 
 
+@pytest.mark.slow
 def test_explain_shows_a_clause_and_the_disputes_on_it() -> None:
     out = ok("clause", "LH-PLAY-1")
     assert out.startswith("LH-PLAY-1 (lowhigh, play):") and "LH-D-FIRSTLEAD" in out
     assert json.loads(ok("explain", "LH-PLAY-1", "--json"))["kind"] == "play"
 
 
+@pytest.mark.slow
 def test_explain_names_the_nearest_ids_of_an_unknown_one() -> None:
     assert "did you mean STI-D-ZEROOFF" in bad("explain", "STI-D-ZEROF")

@@ -44,6 +44,7 @@ def rows(ruleset_id: str, players: int) -> dict[tuple[str, str], Any]:
 # --- the rows and what they cover -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset_id", "players", "functions"),
     [
@@ -139,6 +140,7 @@ def _last_card_leads(columns: Sequence[tuple[int | None, int | None]], trick: Se
     return shown[0]
 
 
+@pytest.mark.slow
 @PLANTED
 @clause("HUND-TWO-5")
 def test_a_virtual_player_following_the_last_card_is_a_counterexample(
@@ -161,6 +163,7 @@ def _rightmost(columns: Sequence[tuple[int | None, int | None]], trick: Sequence
     return shown[0]
 
 
+@pytest.mark.slow
 @PLANTED
 @clause("HUND-TWO-4", "HUND-TWO-5")
 def test_a_virtual_player_taking_its_rightmost_card_is_a_counterexample(
@@ -174,6 +177,7 @@ def test_a_virtual_player_taking_its_rightmost_card_is_a_counterexample(
         assert row.witness["model"] != row.witness["rule"]
 
 
+@pytest.mark.slow
 @PLANTED
 @clause("HUND-TWO-6")
 def test_a_display_never_turned_up_is_a_counterexample(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -228,6 +232,7 @@ def test_a_hand_size_off_by_one_is_a_counterexample(monkeypatch: pytest.MonkeyPa
     assert row.status == COUNTEREXAMPLE and row.witness["model"] == [4, 14]
 
 
+@pytest.mark.slow
 @clause("HUND-TWO-6")
 def test_a_card_turned_up_before_the_trick_is_over_is_a_counterexample(tmp_path: Path) -> None:
     """The virtual player's face-down card turned up as soon as the card on it is played,
@@ -257,6 +262,7 @@ DEALT = "\n            piles = (("
 """What follows the layout in ``Hund.cut`` (``check_deal`` states it once more)."""
 
 
+@pytest.mark.slow
 @clause("HUND-TWO-2", "HUND-D-VIRTUALODD")
 @pytest.mark.parametrize(
     ("now", "reading"),
@@ -290,6 +296,7 @@ def test_a_virtual_player_dealt_other_rows_is_a_counterexample(
     assert layout[f"virtual-odd={reading}, more-cards=yes"] == COUNTEREXAMPLE, layout
 
 
+@pytest.mark.slow
 @clause("HUND-DESIG-1", "HUND-DESIG-2")
 def test_trump_moved_by_a_later_power_is_a_counterexample(tmp_path: Path) -> None:
     """Session 12's sample: ``hund.ruleset.Hund.apply.L289.bool-swap`` (``and`` ->

@@ -203,6 +203,7 @@ def test_the_hostile_log_is_a_divergence() -> None:
     assert_the_hostile_log_diverges()
 
 
+@pytest.mark.slow
 def test_the_hostile_log_exits_1_on_the_command_line(tmp_path: Path) -> None:
     objs, line, _ = hostile_log()
     log = tmp_path / "hostile.jsonl"
@@ -284,11 +285,13 @@ def assert_an_engine_wrong_on_every_disputed_trick_is_reported(tmp_path: Path) -
     assert "no reading of STI-D-ZEROLEAD gives" in found["message"]
 
 
+@pytest.mark.slow
 def test_fuzz_reports_an_engine_wrong_on_every_disputed_trick(tmp_path: Path) -> None:
     """Before: ``no disagreement (N declared departures)``, exit 0."""
     assert_an_engine_wrong_on_every_disputed_trick_is_reported(tmp_path)
 
 
+@pytest.mark.slow
 def test_fuzz_follows_a_departure_by_a_reading_to_the_end(tmp_path: Path) -> None:
     """An engine that plays ``first-nonzero`` whatever it is told departs (its answer is
     a reading's, and it agrees to the end under that reading); the same engine with
@@ -379,6 +382,7 @@ def test_the_checks_fail_on_a_planted_bug(
             assertion()
 
 
+@pytest.mark.slow
 def test_the_fuzz_check_fails_on_a_planted_bug(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

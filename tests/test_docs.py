@@ -49,6 +49,7 @@ def _trace() -> ModuleType:
 trace = _trace()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_every_normative_clause_is_implemented_and_tested(ruleset_id: str) -> None:
     traces = trace.trace(ruleset_id)
@@ -58,6 +59,7 @@ def test_every_normative_clause_is_implemented_and_tested(ruleset_id: str) -> No
     assert no_test == [], f"{ruleset_id}: no @clause test of {', '.join(no_test)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_every_trick_clause_has_a_proof_citation(ruleset_id: str) -> None:
     traces = trace.trace(ruleset_id)
@@ -69,6 +71,7 @@ def test_every_trick_clause_has_a_proof_citation(ruleset_id: str) -> None:
             assert t.needs_proof and not t.asserted, t.clause_id
 
 
+@pytest.mark.slow
 def test_only_aim_overviews_are_exempt_from_code() -> None:
     exempt = [
         t.clause_id for r in RULESETS for t in trace.trace(r) if t.normative and not t.needs_code
@@ -76,6 +79,7 @@ def test_only_aim_overviews_are_exempt_from_code() -> None:
     assert exempt and all("-AIM-" in cid for cid in exempt)
 
 
+@pytest.mark.slow
 def test_the_scanners_agree_with_the_clause_coverage_test() -> None:
     _, proof, test = trace.all_citations()
     assert "test_sticheln_clauses.py" in {c.path.rsplit("/", 1)[-1] for c in test["STI93-TRICK-3"]}
@@ -109,6 +113,7 @@ def tiny_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         tiny.unregister()
 
 
+@pytest.mark.slow
 def test_a_plug_in_game_gets_its_pages(docs_extension: ModuleType, tiny_game: str) -> None:
     """The per-ruleset pages are generated from the registries for any ruleset id: the
     plug-in's ruleset page anchors every clause of its registry and names its dispute, and

@@ -113,6 +113,7 @@ def test_the_oracle_page_shows_a_log_that_checks_and_links_the_schema(ext: Modul
 # --- the ruleset pages -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_a_ruleset_page_opens_with_how_a_trick_is_won(ext: ModuleType, ruleset_id: str) -> None:
     page = ext.rulesets.ruleset_page(ruleset_id)
@@ -195,6 +196,7 @@ def test_the_score_bounds_become_one_range_plot_per_ruleset(ext: ModuleType) -> 
     assert len(sti) < len([k for k in cells if k[0] == "sticheln-1993"]) / 3
 
 
+@pytest.mark.slow
 def test_the_statistics_plots_are_svg_panels_with_readable_labels(
     ext: ModuleType, tmp_path: Path
 ) -> None:
@@ -209,6 +211,7 @@ def test_the_statistics_plots_are_svg_panels_with_readable_labels(
     assert inc.count("![") == len(RULESETS)
 
 
+@pytest.mark.slow
 def test_the_statistics_games_are_the_references_whichever_engine_plays(
     ext: ModuleType,
 ) -> None:

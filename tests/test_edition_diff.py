@@ -54,6 +54,7 @@ def _results(*aspects: str) -> dict[str, list[Result]]:
 # --- the command ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @clause("STI-D-FIRSTLEAD", "STI-D-ROUNDS", "STI93-D-ALLZERO")
 def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", A, B, "-n", "3"]) == 1  # they differ: exit 1, as diff(1)
@@ -65,6 +66,7 @@ def test_diff_text_names_each_aspect_and_its_dispute(capsys: pytest.CaptureFixtu
     assert "STI-D-ROUNDS" in out and "STI-D-FIRSTLEAD" in out
 
 
+@pytest.mark.slow
 def test_diff_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", B, A, "--json", "-n", "4"]) == 1
     data = json.loads(capsys.readouterr().out)
@@ -171,6 +173,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, name: str, function: object) -> None
         monkeypatch.setattr(copy.StichelnLater, name, function)
 
 
+@pytest.mark.slow
 def test_a_planted_model_change_is_an_unrecorded_difference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -184,6 +187,7 @@ def test_a_planted_model_change_is_an_unrecorded_difference(
     assert winner.witness == {"players": 3, "totals": [0, 0, 0], A: [0, 1, 2], B: [0]}
 
 
+@pytest.mark.slow
 def test_a_planted_score_change_is_an_unrecorded_difference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -229,6 +233,7 @@ def test_a_planted_encoding_change_is_found_behind_a_recorded_difference(
     assert trick.witness[A] == {"winner": 1} and trick.witness[B] == {"winner": 2}
 
 
+@pytest.mark.slow
 def test_a_recorded_difference_that_vanished_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     def ten_rounds(self: StichelnLater, game: Game, played: int, totals: tuple[int, ...]) -> bool:
         return played >= 10

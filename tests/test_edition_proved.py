@@ -49,6 +49,7 @@ def _sides(**options: str) -> tuple[Side, Side]:
 # --- the Sticheln editions ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_sticheln_editions_agree_on_score_game_end_and_winner_on_every_input() -> None:
     a, b = _sides()
     for aspect in ("game-end", "winner"):
@@ -176,6 +177,7 @@ def later_score() -> Iterator[Any]:
         use(StichelnScore)
 
 
+@pytest.mark.slow
 def test_a_planted_score_rule_is_found_with_the_smallest_round(later_score: Any) -> None:
     later_score(with_bonus(StichelnScore))
     out = compare("score", *_sides(), COUNTS, MS)
@@ -184,12 +186,14 @@ def test_a_planted_score_rule_is_found_with_the_smallest_round(later_score: Any)
     assert "scores 0 in sticheln-1993, 1 in sticheln" in out.summary
 
 
+@pytest.mark.slow
 def test_an_encoding_not_equal_to_its_model_proves_nothing(later_score: Any) -> None:
     later_score(_WrongScore)
     out = edition_score.proved(*_sides(), [3], MS)
     assert out.status == UNKNOWN and "not proved equal to its model" in out.summary
 
 
+@pytest.mark.slow
 def test_a_deck_reading_is_compared_on_the_common_cards() -> None:
     out = compare("score", *_sides(deck="full"), COUNTS, MS)
     assert out.status == PROVED and "cards both decks have" in out.how
@@ -198,6 +202,7 @@ def test_a_deck_reading_is_compared_on_the_common_cards() -> None:
 # --- a game the diff was not written for ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_game_aspects_on_tiny() -> None:
     tiny, late, endless = Side(Tiny()), Side(LateTiny()), Side(EndlessTiny())
     out = compare("rounds", tiny, late, [2, 3], MS)
@@ -227,6 +232,7 @@ def test_the_game_aspects_on_tiny() -> None:
     assert out.status == COUNTEREXAMPLE and out.witness["totals"] == [0, 0]
 
 
+@pytest.mark.slow
 def test_the_score_aspect_on_tiny() -> None:
     SCORES.load()
     SCORES.register("tiny", TinyScore)

@@ -140,6 +140,7 @@ def test_winners_cite_the_tie_dispute_and_the_reading_followed() -> None:
     assert one.disputes == () and one.established  # no tie: no reading changes the winner
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", sorted(RULESETS))
 def test_a_game_played_under_another_reading_is_checked_as_that_dispute(rid: str) -> None:
     """Every reading of every dispute: a seeded game played under it, checked as if under
@@ -173,6 +174,7 @@ def test_a_game_played_under_another_reading_is_checked_as_that_dispute(rid: str
     assert diverged > 0
 
 
+@pytest.mark.slow
 def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     """The engine's tie rule gives the ``first-seat`` reading's winners: a departure. The
     same rule declared for an engine whose winners no reading gives (the tied player in
@@ -203,6 +205,7 @@ def test_an_own_tie_break_is_a_departure_not_a_failure(tmp_path: Path) -> None:
     assert "not a declared departure" in message and "first-seat gives" in message
 
 
+@pytest.mark.slow
 def test_a_departure_is_written_to_out_and_the_run_exits_0(tmp_path: Path) -> None:
     out = tmp_path / "cases"
     done = subprocess.run(
@@ -223,6 +226,7 @@ def test_a_departure_is_written_to_out_and_the_run_exits_0(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_a_wrong_trick_is_not_excused_by_an_own_rule_for_another_dispute(tmp_path: Path) -> None:
     own = copy.deepcopy(OWN_TIE)
     own["rulesets"]["sticheln"]["disputes"]["STI-D-ZEROLEAD"] = {"reading": "own", "rule": "x"}
@@ -233,6 +237,7 @@ def test_a_wrong_trick_is_not_excused_by_an_own_rule_for_another_dispute(tmp_pat
     assert len(run.failures) == 1 and run.failures[0]["disagreement"]["kind"] == "trick"
 
 
+@pytest.mark.slow
 def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None:
     out = tmp_path / "cases"
     same = tmp_path / "same.json"
@@ -285,6 +290,7 @@ def test_fuzz_and_check_cite_the_same_clause_and_dispute(tmp_path: Path) -> None
     assert clash.returncode == 2 and "options.game-tie" in clash.stderr + clash.stdout
 
 
+@pytest.mark.slow
 def test_engine_io_times_out_and_sees_the_end_without_select() -> None:
     from tricklaw.fuzz import Engine, EngineError
 
@@ -315,6 +321,7 @@ def test_the_progress_bar_draws_only_when_asked(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == ""  # never on stdout
 
 
+@pytest.mark.slow
 def test_a_tie_broken_another_way_shrinks_with_few_engine_requests(tmp_path: Path) -> None:
     """A game-level disagreement is shrunk on the model and confirmed by the engine: a
     handful of replays, not hundreds, and the two-round game becomes one round."""
@@ -379,6 +386,7 @@ def test_the_protocol_docs_are_generated_from_the_schemas() -> None:
         assert json.dumps(method.result, indent=1, ensure_ascii=False) in text
 
 
+@pytest.mark.slow
 def test_a_wrong_trick_cites_the_same_clauses_and_dispute_in_fuzz_and_check(
     tmp_path: Path,
 ) -> None:

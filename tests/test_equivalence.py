@@ -150,6 +150,7 @@ def test_an_exploration_leaves_no_symbolic_key_in_the_models_caches() -> None:
         assert ruleset.judge_trick(game, cards).winner is not None
 
 
+@pytest.mark.slow
 def test_the_plain_copy_of_the_model_runs_and_proves_the_same() -> None:
     ruleset = get_ruleset("lowhigh")
     enc = ENCODINGS["lowhigh"](ruleset.make_game(3))

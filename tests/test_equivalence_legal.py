@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 clause = pytest.mark.clause
 
 
+@pytest.mark.slow
 @clause("LH-PLAY-1", "LH-PLAY-2", "LH-DEAL-1")
 def test_lowhigh_play_rule_proved_for_every_hand() -> None:
     results = equivalence_legal.legal_results(get_ruleset("lowhigh"), 3, {}, 30_000)
@@ -33,6 +34,7 @@ def test_lowhigh_play_rule_proved_for_every_hand() -> None:
     assert all("every hand of 1-15 cards" in r.detail for r in results)
 
 
+@pytest.mark.slow
 @clause("STI93-D-FOLLOW")
 def test_every_follow_reading_of_sticheln_1993_is_proved() -> None:
     results = equivalence_legal.legal_results(
@@ -42,6 +44,7 @@ def test_every_follow_reading_of_sticheln_1993_is_proved() -> None:
     assert len(follows) == 3 and all(r.status == PROVED for r in results), results
 
 
+@pytest.mark.slow
 def test_tinys_play_rule_proved_for_every_hand(registered: None) -> None:
     ruleset = get_ruleset("tiny")
     for players in ruleset.player_counts:
@@ -64,6 +67,7 @@ def _caught(position: int) -> dict[str, list[str]]:
     return out.witness
 
 
+@pytest.mark.slow
 @clause("LH-PLAY-2")
 def test_a_follow_rule_reading_the_wrong_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     real = merge_rewrite.merged_module(lowhigh.__name__).playable
@@ -81,6 +85,7 @@ def test_a_follow_rule_reading_the_wrong_card_is_caught(monkeypatch: pytest.Monk
     assert sorted(fmt(c) for c in lowhigh.playable(hand, trick)) == witness["encoding"]
 
 
+@pytest.mark.slow
 @clause("LH-PLAY-2")
 def test_a_play_rule_bug_on_one_lead_colour_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     real = merge_rewrite.merged_module(lowhigh.__name__).playable
@@ -95,6 +100,7 @@ def test_a_play_rule_bug_on_one_lead_colour_is_caught(monkeypatch: pytest.Monkey
     assert get_ruleset("lowhigh").palette.parse(witness["trick"][0]) >> 5 == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", ["lowhigh", "sticheln-1993", "sticheln", "the-last", "hund"])
 def test_the_merged_copy_plays_as_the_model(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)
@@ -113,6 +119,7 @@ def test_the_merged_copy_plays_as_the_model(ruleset_id: str) -> None:
             assert copy.ruleset.playable(copy, hand, trick) == ruleset.playable(game, hand, trick)
 
 
+@pytest.mark.slow
 def test_no_symbolic_key_is_left_in_the_copys_caches() -> None:
     enc = PLAYS["the-last"](get_ruleset("the-last").make_game(3))
     assert equivalence_legal.legal_equivalence(enc, 2, 30_000).status == PROVED

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 clause = pytest.mark.clause
 
 
+@pytest.mark.slow
 @clause("LH-SCORE-1", "LH-SCORE-2", "LH-SCORE-3", "LH-SCORE-4")
 def test_lowhigh_score_proved_for_every_pile() -> None:
     results = equivalence_score.score_results(get_ruleset("lowhigh"), 3, {}, 30_000)
@@ -31,6 +32,7 @@ def test_lowhigh_score_proved_for_every_pile() -> None:
     assert "every pile of 0-45 cards" in results[0].detail
 
 
+@pytest.mark.slow
 @clause("STI-SCORE-1", "STI-SCORE-2", "STI-SCORE-3", "STI-SCORE-4", "STI93-SCORE-3")
 @pytest.mark.parametrize("ruleset_id", ["sticheln", "sticheln-1993"])
 def test_sticheln_score_proved_for_every_pile(ruleset_id: str) -> None:
@@ -45,6 +47,7 @@ def test_the_lasts_score_and_ghost_proved_for_every_pile() -> None:
     assert "seats 0-2" in results[0].detail  # the ghost's seat too
 
 
+@pytest.mark.slow
 def test_tinys_score_proved(registered: None) -> None:
     ruleset = get_ruleset("tiny")
     for players in ruleset.player_counts:
@@ -69,6 +72,7 @@ def _caught(ruleset_id: str, players: int, seat: int = 0) -> dict[str, object]:
     return out.witness
 
 
+@pytest.mark.slow
 @clause("LH-SCORE-3")
 def test_a_shifted_scoring_threshold_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     bug = _plant(
@@ -143,6 +147,7 @@ def test_the_merged_copy_scores_as_the_model(ruleset_id: str) -> None:
                 )
 
 
+@pytest.mark.slow
 @clause("HUND-POWER-2", "HUND-POWER-3", "HUND-POWER-4", "HUND-FACT-2", "HUND-FACT-3")
 @clause("HUND-D-HUNDTIE", "HUND-D-VIRTUALHUND")
 def test_hunds_score_proved_for_every_split_and_reading() -> None:

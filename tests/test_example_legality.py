@@ -45,6 +45,7 @@ def results_1993() -> list[Any]:
     return sequence_results(get_ruleset("sticheln-1993"), TIMEOUT)
 
 
+@pytest.mark.slow
 def test_the_1993_tricks_are_findings_of_their_disputes(results_1993: list[Any]) -> None:
     by_reading = {r.reading: r for r in results_1993 if r.obligation.endswith("EX-TRICKS")}
     assert by_reading["follow=free, deck=full"].status == PROVED
@@ -71,6 +72,7 @@ def test_the_1993_tricks_are_findings_of_their_disputes(results_1993: list[Any])
     assert all(r.status in (PROVED, FINDING) for r in results_1993)
 
 
+@pytest.mark.slow
 def test_a_worked_trick_that_contradicts_a_reading_is_a_finding_not_proved(
     results_1993: list[Any],
 ) -> None:
@@ -145,6 +147,7 @@ def test_without_the_void_the_off_colour_play_needs_a_green_free_hand() -> None:
     assert "LH-PLAY-2@LH-EX-PLAY/Josiah/R2" in verdict.core
 
 
+@pytest.mark.slow
 def test_the_hand_size_decides_where_the_text_names_the_first_trick() -> None:
     """1993 trick 4 alone: Ulli's orange 0 is legal under the literal reading if the four
     tricks end the round (it is his last card), illegal if they open it (11 cards)."""

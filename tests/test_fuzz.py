@@ -79,6 +79,7 @@ def test_wrong_engines_are_caught_and_shrunk(
     assert again.disagreement is not None and again.disagreement.as_json() == found
 
 
+@pytest.mark.slow
 def test_shrinking_makes_the_case_smaller() -> None:
     """A tie found late in a game shrinks to a case no longer, with choices turned to 0."""
     engine = Engine(mutant("tie-last"))
@@ -102,6 +103,7 @@ def test_shrinking_makes_the_case_smaller() -> None:
     assert all(probe is None for _, probe in small.case.steps)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "message"),
     [("garbage", "non-JSON"), ("dies", "exited (status 3)")],
@@ -124,6 +126,7 @@ def test_an_engine_silent_on_hello_is_started_again_and_told_why() -> None:
     assert "no disagreement in 3 games" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_silent_engine_times_out() -> None:
     run = fuzz(
         f"{sys.executable} -c 'import time; time.sleep(30)'",
@@ -137,6 +140,7 @@ def test_a_silent_engine_times_out() -> None:
     assert "no answer within 0.5 s" in run.failures[0]["disagreement"]["message"]
 
 
+@pytest.mark.slow
 def test_an_endless_answer_is_refused_before_it_is_held_whole() -> None:
     """Issue 43, item 4: an engine that answers with a line longer than the cap (here
     17 MiB, never ending in a newline) is a protocol error, read no further than the cap."""
@@ -150,6 +154,7 @@ def test_an_endless_answer_is_refused_before_it_is_held_whole() -> None:
     assert f"longer than {ANSWER_LIMIT:,} bytes" in found["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 def test_no_process_the_engine_started_outlives_the_run(tmp_path: Path) -> None:
     """Issue 43, item 4: the engine starts a child that would sleep for ten minutes and
@@ -268,6 +273,7 @@ def test_the_command_answers_in_json(tricklaw_script: str, tmp_path: Path) -> No
     assert right.returncode == 0 and json.loads(right.stdout)["status"] == "agrees"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

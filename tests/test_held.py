@@ -83,6 +83,7 @@ def test_a_judge_reading_an_undeclared_option_is_caught(monkeypatch: pytest.Monk
     assert "first-leader" in judge.detail
 
 
+@pytest.mark.slow
 @clause("HUND-D-TRUMPTIMING")
 def test_hund_declares_trump_timing_its_decks_and_names_what_it_does_not_encode() -> None:
     rows = by_rule("hund", 3)
@@ -93,6 +94,7 @@ def test_hund_declares_trump_timing_its_decks_and_names_what_it_does_not_encode(
     assert "NOT ENCODED: designation-mode" in rows["judge"].detail
 
 
+@pytest.mark.slow
 def test_a_deck_option_is_not_excused_when_it_changes_answers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -123,6 +125,7 @@ def test_the_trick_obligations_run_under_each_declared_reading_and_deck() -> Non
 # --- part 5: sound reductions ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @clause("HUND-DESIG-2")
 def test_hund_declares_no_order_type_reduction_and_z3_shows_why() -> None:
     rows = {
@@ -136,6 +139,7 @@ def test_hund_declares_no_order_type_reduction_and_z3_shows_why() -> None:
     assert "fixing colour" in colour.detail  # the trump suit is kept
 
 
+@pytest.mark.slow
 def test_a_declared_symmetry_that_does_not_hold_is_a_counterexample(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -151,6 +155,7 @@ def test_a_declared_symmetry_that_does_not_hold_is_a_counterexample(
     assert "'trump': " in colour.witness["context"]  # renaming the trump suit
 
 
+@pytest.mark.slow
 def test_a_model_judge_that_favours_a_colour_fails_the_model_side_test(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -172,6 +177,7 @@ def test_a_model_judge_that_favours_a_colour_fails_the_model_side_test(
     assert "model" in colour.witness
 
 
+@pytest.mark.slow
 def test_every_shipped_declared_symmetry_is_proved() -> None:
     for ruleset_id in ("sticheln", "the-last", "lowhigh"):
         ruleset = get_ruleset(ruleset_id)
@@ -211,6 +217,7 @@ def test_the_model_rounds_lie_inside_lowhighs_relaxations() -> None:
     assert all("witnesses" in r.detail for r in found)
 
 
+@pytest.mark.slow
 @clause("LH-SCORE-2")
 def test_a_shifted_scoring_threshold_is_a_counterexample_naming_the_round(tmp_path: Path) -> None:
     """Face values for up to three cards of a colour instead of two: the bound is still
@@ -249,6 +256,7 @@ def rule_rows(ruleset_id: str, players: int) -> dict[tuple[str, str], Any]:
     return {(r.obligation, r.reading): r for r in found}
 
 
+@pytest.mark.slow
 @clause("HUND-D-LEADTIE")
 def test_hunds_lead_decider_is_the_rules_on_sampled_rounds() -> None:
     rows = {k: r for k, r in rule_rows("hund", 2).items() if k[0] == "rule lead-decider"}
@@ -258,6 +266,7 @@ def test_hunds_lead_decider_is_the_rules_on_sampled_rounds() -> None:
         assert {"HUND-POWER-5", "HUND-GAP-6", "HUND-D-LEADTIE"} <= set(row.clauses)
 
 
+@pytest.mark.slow
 @clause("HUND-POWER-5")
 def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(tmp_path: Path) -> None:
     """Under ``earliest``, the tied seat *last* in play order decides (planted in a plain
@@ -287,6 +296,7 @@ def test_a_lead_decider_that_breaks_ties_the_wrong_way_is_caught(tmp_path: Path)
     assert "seed" in bad[1]["round"] and bad[1]["model"] != bad[1]["rule"]
 
 
+@pytest.mark.slow
 @clause("HUND-POWER-5")
 def test_a_lead_decider_that_names_a_seat_when_lead_went_to_no_suit_is_caught(
     tmp_path: Path,
@@ -410,6 +420,7 @@ def test_state_rules_are_sampled_under_every_option_they_do_not_read_too() -> No
     assert set(options) == {label for label, _ in games}
 
 
+@pytest.mark.slow
 @clause("LAST-GHOST-6")
 def test_a_ghost_that_scores_is_caught(tmp_path: Path) -> None:
     assert all(r.status == "pass" for r in rule_rows("the-last", 2).values())

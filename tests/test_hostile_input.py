@@ -274,6 +274,7 @@ def test_convert_from_stdin_onto_the_same_file_keeps_it(
     assert status == 0 and out.startswith("agrees")
 
 
+@pytest.mark.slow
 def test_fuzz_cases_of_a_second_run_get_fresh_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -306,6 +307,7 @@ def test_an_output_check_leaves_nothing_behind(tmp_path: Path, capsys: Any) -> N
 # --- the exit-code table --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_vectors_check_names_the_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["vectors", "--out", str(tmp_path)]) == 0
     path = tmp_path / "v1" / "lowhigh.tricks.json"
@@ -361,6 +363,7 @@ def test_every_command_has_a_failing_case() -> None:
     assert commands == set(FAILING)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(FAILING))
 def test_every_command_keeps_the_exit_code_table(
     command: str, files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -404,6 +407,7 @@ def test_the_table_is_in_help_and_in_the_docs(capsys: pytest.CaptureFixture[str]
             assert f"| {code} | {meaning} |" in docs.read_text("utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["replay", "check"])
 def test_a_record_nested_990_deep_is_refused_by_the_real_command(
     command: str, files: dict[str, Path], tricklaw_script: str

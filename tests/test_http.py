@@ -115,6 +115,7 @@ NEW_GAME = b'{"ruleset":"sticheln","players":3,"seed":2}'
 # --- strict parsing, limits, timeouts -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_refused_requests_body_never_runs_as_the_next_request(
     live: LiveServer, oracle: Oracle
 ) -> None:
@@ -142,6 +143,7 @@ def test_the_socket_listens_with_a_real_backlog(live: LiveServer) -> None:
     assert int(shown[2]) == BACKLOG  # Send-Q of a listening socket: its backlog
 
 
+@pytest.mark.slow
 def test_connections_beyond_the_cap_get_503_and_idle_ones_time_out() -> None:
     limits = Limits(max_connections=3, keep_alive=1, head_timeout=1)
     with LiveServer(create_app(), limits=limits) as live:
@@ -173,6 +175,7 @@ def test_connections_beyond_the_cap_get_503_and_idle_ones_time_out() -> None:
         assert fetch(live, "POST", "/v1/hello", b"{}", JSON)[0] == 200
 
 
+@pytest.mark.slow
 def test_a_body_that_stalls_is_refused_in_time() -> None:
     with LiveServer(create_app(Policy(body_timeout=0.5))) as live:
         start = time.monotonic()
@@ -212,6 +215,7 @@ def test_every_error_has_a_json_body(live: LiveServer, monkeypatch: pytest.Monke
 # --- Host, Origin, CORS, content types ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_only_served_hosts_and_same_origin_pages_get_in(live: LiveServer) -> None:
     for host in ("127.0.0.1", f"127.0.0.1:{live.port}", "localhost:9", "[::1]:8080", "LOCALHOST"):
         assert fetch(live, "POST", "/v1/hello", b"{}", {**JSON, "Host": host})[0] == 200, host
@@ -252,6 +256,7 @@ def test_allow_origin_opts_in_to_cors_for_that_origin_only() -> None:
 # --- tokens and game ids ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_tokens_scope_games_per_client_and_ids_are_unguessable() -> None:
     a, b = "token-a-123456", "token-b-654321"
     with LiveServer(create_app(Policy(tokens=(a, b)))) as live:
@@ -281,6 +286,7 @@ def test_tokens_scope_games_per_client_and_ids_are_unguessable() -> None:
 # --- the work a request may ask for -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_batch_asking_for_too_much_is_refused_whole(live: LiveServer, oracle: Oracle) -> None:
     game = oracle.call("new_game", {"ruleset": "lowhigh", "players": 4, "seed": 3})["game"]
     while actions := oracle.call("legal_actions", {"game": game})["actions"]:
@@ -347,6 +353,7 @@ def test_json_rpc_is_the_same_on_http_and_stdio(live: LiveServer) -> None:
 # --- OpenAPI -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_openapi_document_has_real_results_and_required_bodies(
     live: LiveServer, tricklaw_script: str
 ) -> None:
@@ -374,6 +381,7 @@ def test_the_openapi_document_has_real_results_and_required_bodies(
 # --- no traceback -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_traceback_for_malformed_headers_or_client_resets(tricklaw_script: str) -> None:
     proc = subprocess.Popen(
         [tricklaw_script, "serve", "--http", "0"],
@@ -413,6 +421,7 @@ def test_no_traceback_for_malformed_headers_or_client_resets(tricklaw_script: st
     assert "Traceback" not in err, err
 
 
+@pytest.mark.slow
 def test_serve_flags(tricklaw_script: str) -> None:
     for args, message in (
         (["serve", "--stdio", "--token", "abcdefgh1"], "--token needs --http"),
@@ -427,6 +436,7 @@ def test_serve_flags(tricklaw_script: str) -> None:
         assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
 
 
+@pytest.mark.slow
 def test_the_token_may_come_from_the_environment(tricklaw_script: str) -> None:
     proc = subprocess.Popen(
         [tricklaw_script, "serve", "--http", "0"],
@@ -466,6 +476,7 @@ def test_the_oracle_listens_on_this_machine_unless_told_and_then_wants_a_token()
         assert bind_refusal(bind, True, token) == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("host", "extra", "says"),
     [

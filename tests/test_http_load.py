@@ -18,6 +18,7 @@ def test_fifty_keep_alive_clients_for_thirty_seconds_lose_nothing(tricklaw_scrip
     assert result.ok, result.lines()
 
 
+@pytest.mark.slow
 def test_the_load_script_runs_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--clients", "3", "--seconds", "1"]) == 0
     out = capsys.readouterr().out

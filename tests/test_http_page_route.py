@@ -101,6 +101,7 @@ def get(live: LiveServer, target: str) -> tuple[int, bytes, str]:
     return int(lines[0].split()[1]), body, headers.get("content-type", "")
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(target=TARGETS)
 def test_any_target_gets_a_page_file_or_a_json_refusal(live: LiveServer, target: str) -> None:
@@ -125,6 +126,7 @@ def test_the_fuzzer_reaches_the_files_and_the_refusals(live: LiveServer) -> None
         assert status == 404 and SECRET not in body, target
 
 
+@pytest.mark.slow
 def test_a_planted_route_that_serves_outside_the_folder_is_caught(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

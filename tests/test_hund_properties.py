@@ -107,6 +107,7 @@ def text_decider(game: Game, log: RoundLog) -> int | None:
 # --- whole games ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @clause(
     "HUND-DESIG-1",
     "HUND-DESIG-2",
@@ -177,6 +178,7 @@ def test_every_state_keeps_the_invariants_and_powers_are_given_once(
     assert steps > 5 * 10
 
 
+@pytest.mark.slow
 @clause(
     "HUND-POWER-2",
     "HUND-POWER-3",
@@ -252,6 +254,7 @@ def test_records_round_trip_through_replay(config: tuple[Game, int], cut: float)
         assert restored.extra == state.extra
 
 
+@pytest.mark.slow
 @clause("HUND-TWO-2", "HUND-TWO-4", "HUND-TWO-5", "HUND-TWO-6", "HUND-D-VIRTUALODD")
 @SETTINGS
 @given(config=hund_games())

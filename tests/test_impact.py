@@ -71,11 +71,13 @@ def test_every_dispute_reading_with_an_option_is_a_case() -> None:
     assert all(c.reading != c.default for c in study_cases)
 
 
+@pytest.mark.slow
 def test_a_reading_paired_with_itself_never_differs() -> None:
     case = dataclasses.replace(first_case("LH-D-SAMECARD", "heuristic"), reading="same-player")
     assert play_chunk(case, 0, 8) == [(False, False, False)] * 8
 
 
+@pytest.mark.slow
 def test_a_tie_break_changes_no_trick_and_a_trick_rule_does() -> None:
     tie = play_chunk(first_case("LH-D-GAMETIE"), 0, 20)
     assert not any(trick or score for trick, score, _ in tie)
@@ -83,6 +85,7 @@ def test_a_tie_break_changes_no_trick_and_a_trick_rule_does() -> None:
     assert any(trick for trick, _, _ in same_card)
 
 
+@pytest.mark.slow
 def test_the_last_rounds_n_is_three_rounds_compared_over_the_first() -> None:
     """LAST-D-ROUNDS' reading ``N`` is played as its stand-in, three rounds, against the
     default's one; the option sets the game's length, so a pair is compared over the round
@@ -141,6 +144,7 @@ def small_report(seed: int = 3, jobs: int = 1, engine: str = "batch") -> dict[st
     return study(small_study(), GAMES, seed=seed, jobs=jobs, engine=engine)
 
 
+@pytest.mark.slow
 @SMALL_STUDY
 def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
     one = small_report()
@@ -150,6 +154,7 @@ def test_the_same_seed_gives_the_same_report_on_one_or_two_processes() -> None:
     assert result(small_report(seed=4)) != result(one)
 
 
+@pytest.mark.slow
 def test_the_batch_engine_gives_the_references_pairs() -> None:
     """Random agents' pairs are played by the batch engine where it has a kernel: the
     same outcomes as the reference's, pair for pair, on a sample of every ruleset's cases
@@ -176,6 +181,7 @@ def test_without_numpy_the_reference_plays(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(play_chunk(case, 0, 3, engine="batch")) == 3
 
 
+@pytest.mark.slow
 @SMALL_STUDY
 def test_the_report_is_the_same_whichever_engine_plays() -> None:
     assert result(small_report()) == result(small_report(engine="reference"))
@@ -193,6 +199,7 @@ def test_the_same_report_through_a_local_ray() -> None:
     assert result(through_ray) == result(small_report())
 
 
+@pytest.mark.slow
 def test_the_command_writes_json_and_a_figure(tmp_path: Path) -> None:
     out, svg = tmp_path / "impact.json", tmp_path / "impact.svg"
     args = ["impact", "lowhigh", "-n", "3", "--dispute", "LH-D-GAMETIE", "--games", "6"]

@@ -94,6 +94,7 @@ def _call(server: Any, method: str, **params: Any) -> Any:
     return answer["result"]
 
 
+@pytest.mark.slow
 def test_without_the_kernels_the_adapter_exits_2() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tricklaw.kernel_engine"],
@@ -142,6 +143,7 @@ ROUNDS = 8
 """Rounds at most in a seeded game (a Sticheln 1993 game to a target need never end)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_fuzz_agrees_with_the_kernels(ruleset: str, tricklaw_script: str, tmp_path: Path) -> None:
     status, summary = fuzz(
@@ -151,6 +153,7 @@ def test_fuzz_agrees_with_the_kernels(ruleset: str, tricklaw_script: str, tmp_pa
     assert summary["declared"] and summary["games"] == 4 and summary["actions"] > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "table",
     [
@@ -172,6 +175,7 @@ def test_fuzz_agrees_on_the_ghost_the_virtual_player_and_sets(
     assert summary["declared"] and summary["games"] == 4 and summary["actions"] > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mutant", "ruleset", "clause"),
     [

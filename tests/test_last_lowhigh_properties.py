@@ -140,6 +140,7 @@ def test_scores_equal_the_recount_from_the_round_log(ruleset_id: str, data: st.D
     assert state.returns() == totals
 
 
+@pytest.mark.slow
 @SETTINGS
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 @given(data=st.data())

@@ -95,6 +95,7 @@ def in_a_games_package(path: Path) -> bool:
     return init.is_file() and registers(ast.parse(init.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow
 def test_generic_modules_name_no_ruleset() -> None:
     ids = set(RULESETS.ids())
     offenders = [
@@ -160,6 +161,7 @@ def test_a_registering_module_is_its_games_owner_compiled_or_not() -> None:
         REGISTRIES.remove(registry)
 
 
+@pytest.mark.slow
 def test_the_import_contracts_are_kept() -> None:
     script = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
     assert script, "import-linter is not installed (pip install '.[test]')"

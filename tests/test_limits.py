@@ -125,6 +125,7 @@ def test_the_estimated_answer_stops_at_the_limit() -> None:
     assert refused.value.code == LIMIT
 
 
+@pytest.mark.slow
 def test_an_answer_at_the_limit_is_written_and_one_byte_more_is_not() -> None:
     empty = len(encode({"jsonrpc": "2.0", "id": 1, "result": ""}))
     for extra, written in ((0, True), (1, False)):
@@ -185,6 +186,7 @@ def test_a_record_at_the_limit_is_read_and_one_character_more_is_not(tmp_path: P
         path.unlink()
 
 
+@pytest.mark.slow
 def test_an_engine_answer_at_the_limit_is_read_and_one_byte_more_is_not() -> None:
     head = '{"jsonrpc":"2.0","id":1,"result":{}'
     for extra in (0, 1):

@@ -43,6 +43,7 @@ def _statuses(ruleset_id: str, players: int, options: dict[str, str] | None = No
     return liveness_checks.results(ruleset, players, options or {}, TIMEOUT)
 
 
+@pytest.mark.slow
 def test_tiny_is_live_at_every_table(registered: None) -> None:
     for players in (2, 3):
         results = _statuses("tiny", players)
@@ -57,6 +58,7 @@ def test_tiny_is_live_at_every_table(registered: None) -> None:
         assert game.witness["decisions"] == 12 // players * players
 
 
+@pytest.mark.slow
 def test_lowhigh_round_bound_is_the_cards_dealt_plus_the_tricks() -> None:
     results = {r.obligation: r for r in _statuses("lowhigh", 3)}
     assert results["liveness-round"].status == PROVED
@@ -265,6 +267,7 @@ def test_the_sticheln_target_game_need_never_end() -> None:
     assert all(max(t) <= 0 for t in out.witness["totals"])
 
 
+@pytest.mark.slow
 @pytest.mark.clause("STI93-GAME-1")
 def test_a_target_reached_that_the_model_lets_pass_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the run at 07d03eb: ``sticheln.Sticheln.game_over.L430.cmp-boundary``
@@ -337,6 +340,7 @@ def test_the_models_rounds_take_no_more_decisions_than_the_machine_proves(
         assert all(len(log.actions) <= bound for log in logs), [len(x.actions) for x in logs]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS.ids()))
 def test_every_state_the_model_reaches_satisfies_the_machines_invariant(
     ruleset_id: str,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -74,6 +75,7 @@ def test_a_filter_over_a_guarded_list_is_the_filtered_list(case: Case, probe: in
     assert got == want
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 4), max_size=6), st.lists(st.integers(0, 1), max_size=6))
 def test_a_merged_set_of_symbolic_values_counts_each_value_once(
@@ -135,6 +137,7 @@ def test_a_filter_forks_once_not_once_per_card() -> None:
     assert len(found.paths) == 2 and not found.uncovered  # plain Python: 2**12 and more
 
 
+@pytest.mark.slow
 def test_the_z3_term_cache_has_a_short_repr() -> None:
     """Sphinx's autodoc takes the repr of every module member it considers; the repr of
     the cache of Z3 terms the docs' proofs fill took minutes of the docs build."""

@@ -47,6 +47,7 @@ def _winner_rows(ruleset: Any, players: int) -> dict[str, Any]:
     return {r.reading: r for r in winner_rule.results(ruleset, players, {}, TIMEOUT)}
 
 
+@pytest.mark.slow
 @clause("LH-GAME-1")
 def test_every_rulesets_winners_are_the_winner_clauses_under_every_tie_reading(
     registered: None,
@@ -95,11 +96,13 @@ def test_a_tie_reading_implemented_wrongly_is_a_counterexample(
     assert bad and bad[0].witness, rows
 
 
+@pytest.mark.slow
 def test_the_plain_copy_is_wholly_interpreted(tmp_path: Path) -> None:
     where, compiled = run_planted(tmp_path, CHECK_PLAIN)
     assert str(tmp_path) in where and not compiled
 
 
+@pytest.mark.slow
 @clause("LH-GAME-1")
 def test_the_lowest_total_winning_in_a_highest_total_game_is_a_counterexample(
     tmp_path: Path,
@@ -133,6 +136,7 @@ def test_lowhighs_start_player_is_the_first_leader_readings() -> None:
     assert all(r.status == "pass" for r in starts.values()), starts
 
 
+@pytest.mark.slow
 @clause("LH-D-FIRSTLEAD")
 def test_the_first_leader_reading_swapped_is_a_counterexample(tmp_path: Path) -> None:
     """The surviving mutant of session 6: ``== "rotate"`` as ``!= "rotate"``."""
@@ -160,6 +164,7 @@ def test_the_first_leader_reading_swapped_is_a_counterexample(tmp_path: Path) ->
     assert all(w["inputs"]["index"] > 0 for _, _, w in starts)  # round 1 is seat 0 in both
 
 
+@pytest.mark.slow
 @clause("HUND-D-DESIGNATION")
 def test_hunds_ascending_designation_is_held_to_its_reading(tmp_path: Path) -> None:
     """Found by the whole set's run at 0409103: ``hund.ruleset.Hund.cut.L108`` (the
@@ -188,6 +193,7 @@ def test_hunds_ascending_designation_is_held_to_its_reading(tmp_path: Path) -> N
     assert rule[0].reading == "designation=ascending, designation-mode=drawn"
 
 
+@pytest.mark.slow
 @clause("HUND-D-DESIGNATION")
 def test_hunds_shuffled_designation_uses_each_number_once(tmp_path: Path) -> None:
     """The shuffled reading leaves each round a choice, any number not used yet, so it is
@@ -260,6 +266,7 @@ print(json.dumps([row.status, row.detail]))
 """
 
 
+@pytest.mark.slow
 def test_the_self_check_samples_every_options_other_values(tmp_path: Path) -> None:
     """Found by the run at 07d03eb: ``hund.ruleset.Hund.told_tricks.L452.cond-negate``
     (the designation sets told only when there are none) survived verify, whose
@@ -275,6 +282,7 @@ def test_the_self_check_samples_every_options_other_values(tmp_path: Path) -> No
     assert status == "fail" and detail.startswith("designation-mode=sets"), detail
 
 
+@pytest.mark.slow
 def test_a_bug_only_two_readings_together_show_fails_the_self_check(tmp_path: Path) -> None:
     """A rule that goes wrong only under two readings that are not the defaults (here
     ``designation=ascending`` names a wrong number, but only with ``more-cards=yes``) is
@@ -290,6 +298,7 @@ def test_a_bug_only_two_readings_together_show_fails_the_self_check(tmp_path: Pa
     assert "designation=ascending" in label and "more-cards=yes" in label, detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "file", "was", "now"),
     [
@@ -322,6 +331,7 @@ def test_a_bug_in_scoring_a_told_round_fails_the_self_check(
     assert "told from its piles" in detail or "name each player's picked card" in detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "file", "was", "now"),
     [
@@ -354,6 +364,7 @@ def test_a_bug_in_the_quick_legality_question_fails_the_self_check(
     assert "is_legal says" in detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("now", "went"),
     [
@@ -378,6 +389,7 @@ def test_a_game_that_ends_off_its_end_rule_fails_the_self_check(
     assert went in detail and "end rule" in detail
 
 
+@pytest.mark.slow
 def test_a_trick_judged_on_its_own_that_names_the_wrong_powers_fails_the_self_check(
     tmp_path: Path,
 ) -> None:
@@ -400,6 +412,7 @@ def test_a_trick_judged_on_its_own_that_names_the_wrong_powers_fails_the_self_ch
     assert "judged on its own names {'powers': ''} as left after it" in detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("told", [17, 15])
 def test_a_told_round_with_a_context_too_many_or_too_few_fails_the_self_check(
     tmp_path: Path, told: int
@@ -568,6 +581,7 @@ def test_a_state_with_no_legal_action_is_reported_by_the_agents(registered: None
         list(random_states(game, 1, max_rounds=1))
 
 
+@pytest.mark.slow
 @clause("LAST-D-GHOSTSEAT")
 def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_path: Path) -> None:
     """The mutant the fingerprint first called equivalent (numeric options stayed at one
@@ -609,6 +623,7 @@ def test_the_ghosts_seat_is_the_readings_and_a_swapped_reading_is_caught(tmp_pat
     assert bad[1][0] == COUNTEREXAMPLE and bad[1][1]["inputs"]["index"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("round_read", ["1", "-1"])
 def test_a_ghost_fixed_to_another_rounds_starter_is_caught(tmp_path: Path, round_read: str) -> None:
     """The survivor of session 8's mutation run: under ``ghost-seat=fixed`` the model
@@ -646,6 +661,7 @@ CITATION_MUTANTS = {
 }
 
 
+@pytest.mark.slow
 def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) -> None:
     """The survivor of session 8's mutation run: Sticheln's judge stops citing the
     zero-ignored clause where a lead-colour card wins (the winner is unchanged, so no
@@ -669,6 +685,7 @@ def test_a_trick_that_stops_citing_a_clause_fails_the_vectors(tmp_path: Path) ->
     assert all(status == "pass" for name, status, _ in rows if name not in failed)
 
 
+@pytest.mark.slow
 @clause("STI-TRICK-3", "STI-TRICK-4")
 @pytest.mark.parametrize("name", sorted(CITATION_MUTANTS))
 def test_a_trick_that_cites_the_wrong_clauses_is_an_equivalence_counterexample(

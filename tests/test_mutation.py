@@ -89,6 +89,7 @@ def project_mutants() -> tuple[Mutant, ...]:
     return tuple(generate())
 
 
+@pytest.mark.slow
 @PROJECT_MUTANTS
 def test_every_ruleset_has_rule_files_and_mutants_of_each_kind() -> None:
     files = rule_files()
@@ -256,6 +257,7 @@ def test_each_number_of_a_rule_table_is_shifted_by_one_each_way(tmp_path: Path) 
     assert "+TOP_VALUE = {3: (10), 4: 12}" in shifted.patch  # the key left alone
 
 
+@pytest.mark.slow
 @PROJECT_MUTANTS
 def test_no_mutant_of_presentation_or_checker_helpers() -> None:
     functions = {m.function.rsplit(".", 1)[-1] for m in project_mutants()}
@@ -268,6 +270,7 @@ def test_no_mutant_of_presentation_or_checker_helpers() -> None:
     }
 
 
+@pytest.mark.slow
 def test_each_patch_applies_to_a_copy_and_parses(tmp_path: Path) -> None:
     root = repo_root()
     tree = copy_tree(root, tmp_path)
@@ -282,6 +285,7 @@ def test_each_patch_applies_to_a_copy_and_parses(tmp_path: Path) -> None:
         (tree / LOWHIGH).write_text(original)
 
 
+@pytest.mark.slow
 def test_tiny_plugin_gets_mutants(registered: None) -> None:
     files = rule_files()
     tiny_files = [f for f, rids in files.items() if rids == ["tiny"]]
@@ -292,6 +296,7 @@ def test_tiny_plugin_gets_mutants(registered: None) -> None:
     }
 
 
+@pytest.mark.slow
 def test_mutant_set_file_format(tmp_path: Path) -> None:
     root = repo_root()
     threshold = _by_function(mutants_of_file(root, LOWHIGH), "score", "cmp-boundary")
@@ -325,6 +330,7 @@ def test_mutant_set_file_format(tmp_path: Path) -> None:
     assert [m.id for m in load_mutants(folder)] == ["threshold"]
 
 
+@pytest.mark.slow
 def test_fingerprint_tells_changed_from_equivalent(tmp_path: Path, no_verify: list[str]) -> None:
     """The check, not a hand, decides equivalence: ``len(values) <= 2`` as ``< 3`` changes
     nothing; as ``< 2`` it changes the score of every colour held twice. (verify is not
@@ -574,6 +580,7 @@ def test_mutants_asked_by_id_are_generated_from_their_own_files_alone() -> None:
         assert all(m.id.startswith(stem_of(path).split(".")[0]) for m in asked), path
 
 
+@pytest.mark.slow
 def test_an_unknown_mutant_id_is_refused_not_a_run_of_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -87,6 +87,7 @@ def test_every_mutant_of_the_project_changes_a_statement() -> None:
     assert not empty
 
 
+@pytest.mark.slow
 def test_every_mutant_of_lowhigh_changes_a_statement() -> None:
     """The fast tier's version of the test above, on one rule file's mutants."""
     root = repo_root()
@@ -111,6 +112,7 @@ OPEN_IF = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_statement_that_ran_is_named_by_its_first_line(tmp_path: Path) -> None:
     """The interpreter reports the lines of an ``if (`` test below it, never the ``if``
     line; coverage.py's analysis names the statement, as :func:`statements` does."""

@@ -125,6 +125,7 @@ FULL = Path("/dev/full")
 """Linux's always-full device: every write fails with ENOSPC."""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not FULL.is_char_device(), reason="needs Linux's /dev/full")
 def test_a_full_device_is_one_line_and_stays_a_device(tmp_path: Path) -> None:
     """Issue 43, item 3: a write to a full device was an internal error (exit 70), and
@@ -148,6 +149,7 @@ def test_a_full_device_is_one_line_and_stays_a_device(tmp_path: Path) -> None:
     assert done.stderr == "tricklaw: error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_a_record_to_standard_output_by_its_device_name(tmp_path: Path) -> None:
     """``--record /dev/stdout`` writes to standard output (a pipe here), not a file."""
     proc = tricklaw(
@@ -158,6 +160,7 @@ def test_a_record_to_standard_output_by_its_device_name(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_play_record_replaces_the_file_rather_than_writing_into_it(tmp_path: Path) -> None:
     """The record is a new file renamed over the old one (a new inode; the old file is
     never emptied and written again), and no temporary file is left."""
@@ -205,6 +208,7 @@ def test_a_log_says_where_it_ends(log: list[str]) -> None:
     assert check_lines(iter(with_blanks)).status == AGREES  # blank lines are not counted
 
 
+@pytest.mark.slow
 def test_a_log_cut_at_any_line_never_agrees(log: list[str]) -> None:
     """Every prefix of a whole log, cut between lines or mid-line: before issue 43 each
     one agreed ("a log may stop anywhere")."""
@@ -260,6 +264,7 @@ def test_the_schema_knows_the_end_line(log: list[str]) -> None:
 # --- check --convert ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_convert_writes_a_whole_log_that_checks(tmp_path: Path, record: dict[str, Any]) -> None:
     source = tmp_path / "game.json"
     source.write_text(json.dumps(record))
@@ -284,6 +289,7 @@ def test_convert_writes_a_whole_log_that_checks(tmp_path: Path, record: dict[str
     ]
 
 
+@pytest.mark.slow
 def test_a_missing_input_leaves_the_output_untouched(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     out.write_text("precious\n")
@@ -292,6 +298,7 @@ def test_a_missing_input_leaves_the_output_untouched(tmp_path: Path) -> None:
     assert out.read_text() == "precious\n"
 
 
+@pytest.mark.slow
 def test_a_record_that_does_not_agree_writes_nothing(
     tmp_path: Path, record: dict[str, Any]
 ) -> None:
@@ -308,6 +315,7 @@ def test_a_record_that_does_not_agree_writes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl", "wrong.json"]
 
 
+@pytest.mark.slow
 def test_converting_onto_the_declare_file_is_refused(
     tmp_path: Path, record: dict[str, Any]
 ) -> None:
@@ -326,6 +334,7 @@ def test_converting_onto_the_declare_file_is_refused(
     assert declare.read_text() == text
 
 
+@pytest.mark.slow
 def test_sigterm_during_convert_leaves_the_old_file(tmp_path: Path, log: list[str]) -> None:
     """``check - --convert OUT`` reads a log from a pipe; half of it is sent, the run is
     killed with SIGTERM while it waits for the rest: OUT holds its old content (before
@@ -504,6 +513,7 @@ def test_page_build_refuses_a_folder_with_a_foreign_config_json(
     assert json.loads((out / "config.json").read_text())["build"]
 
 
+@pytest.mark.slow
 def test_page_build_overwrites_its_own_build_and_nothing_else(
     tmp_path: Path, stand_in_pyodide: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

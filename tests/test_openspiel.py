@@ -104,6 +104,7 @@ def test_openspiel_algorithms_run_on_the_games() -> None:
     assert all(t <= 0 for t in total)  # negated penalties
 
 
+@pytest.mark.slow
 def test_import_registers_every_game_and_the_process_exits_cleanly(tmp_path: Path) -> None:
     """OpenSpiel keeps the registered makers past the interpreter's shutdown; a maker it
     cannot release then aborts the process (exit status 134) after the work is done."""

@@ -94,12 +94,14 @@ def check_finished(game: Any, state: Any) -> None:
 # --- MCTS and ISMCTS play whole episodes ---------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players"), SMALLEST)
 def test_mcts_bot_plays_a_whole_episode(ruleset_id: str, players: int) -> None:
     game = search_game(ruleset_id, players)
     check_finished(game, play_episode(game, mcts_bots(game, 1), seed=1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players"), SMALLEST)
 def test_ismcts_bot_plays_a_whole_episode(ruleset_id: str, players: int) -> None:
     """ISMCTS resamples the state from the information state at every simulation."""

@@ -352,6 +352,7 @@ def test_hostile_requests_get_structured_answers(method: str, params: Any) -> No
 # --- stdio ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_stdio_answers_line_by_line_and_survives_garbage(tricklaw_script: str) -> None:
     lines = [
         b'{"jsonrpc":"2.0","id":1,"method":"new_game","params":{"ruleset":"sticheln","players":3,"seed":1}}',
@@ -524,6 +525,7 @@ def test_every_method_is_documented() -> None:
         assert f"\n`{name}`\n: " in text, name
 
 
+@pytest.mark.slow
 def test_the_serve_command_listens_and_bad_flags_exit_2(tricklaw_script: str) -> None:
     proc = subprocess.Popen(
         [tricklaw_script, "serve", "--http", "0"], stderr=subprocess.PIPE, text=True
@@ -624,6 +626,7 @@ class OracleSessions(RuleBasedStateMachine):
 
 TestOracleSessions = OracleSessions.TestCase
 TestOracleSessions.settings = settings(max_examples=30, stateful_step_count=30, deadline=None)
+TestOracleSessions.pytestmark = [pytest.mark.slow]  # 30 sessions: about 11 s
 
 
 PLAIN = st.dictionaries(
@@ -639,6 +642,7 @@ def test_the_fast_parameter_checks_accept_plain_requests() -> None:
     assert not PLAINLY_VALID["state"]({"game": "g1", "seat": 1})  # left to the schema
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(500))
 @given(method=st.sampled_from(sorted(PLAINLY_VALID)), params=PLAIN | NEAR | JSON)
 def test_the_fast_parameter_checks_accept_only_what_the_schemas_accept(

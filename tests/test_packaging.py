@@ -91,6 +91,7 @@ import tricklaw.openspiel
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["numpy", "pyspiel"])
 def test_openspiel_without_its_extra_fails_in_one_line(tmp_path: Path, module: str) -> None:
     """The extra's modules hidden by a ``sys.meta_path`` blocker: the error is one line

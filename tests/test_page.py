@@ -52,6 +52,7 @@ def random_trick(rid: str, rng: random.Random) -> tuple[int, list[str]]:
     return players, ruleset.palette.format_all(cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", sorted(RULESETS))
 def test_the_page_judges_a_trick_as_trick_json_does(rid: str) -> None:
     rng = random.Random(rid)
@@ -219,6 +220,7 @@ def fake_pyodide(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_the_build_packs_the_plain_sources_and_lists_every_file_for_offline(
     tmp_path: Path, fake_pyodide: Path
 ) -> None:
@@ -261,6 +263,7 @@ def test_the_build_says_what_is_missing(tmp_path: Path) -> None:
         build.build_page(tmp_path / "page", tmp_path / "nowhere")
 
 
+@pytest.mark.slow
 def test_the_packed_sources_run_without_z3_or_an_installed_tricklaw(tmp_path: Path) -> None:
     zipfile.ZipFile(io.BytesIO(build.pack_sources())).extractall(tmp_path / "src")
     script = f"""
@@ -305,6 +308,7 @@ def running(page: Path | None) -> Iterator[str]:
         yield f"http://127.0.0.1:{live.port}"
 
 
+@pytest.mark.slow
 def test_serve_answers_the_page_at_root_and_keeps_its_api(
     tmp_path: Path, fake_pyodide: Path
 ) -> None:

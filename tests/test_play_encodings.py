@@ -95,6 +95,7 @@ def agree(ruleset_id: str, seed: int) -> None:
             assert got == expected, (game.players, game.options, hand, trick)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", RULESETS.ids())
 def test_the_play_encoding_agrees_with_the_model_on_samples(ruleset_id: str) -> None:
     agree(ruleset_id, seed=13)
@@ -155,6 +156,7 @@ def test_the_sampled_check_catches_a_wrong_rule() -> None:
         PLAYS.register("lowhigh", right)
 
 
+@pytest.mark.slow
 def test_in_deck_is_the_deck() -> None:
     for ruleset_id in RULESETS.ids():
         for game in games(ruleset_id):
@@ -172,6 +174,7 @@ SLOW_NEGATION = {"sticheln-1993"}
 tier's; the fast tier checks the others."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "ruleset_id",
     [pytest.param(r, marks=pytest.mark.slow) if r in SLOW_NEGATION else r for r in RULESETS.ids()],

@@ -89,6 +89,7 @@ def test_every_pick_by_place_has_a_documented_reason() -> None:
 # --- HUND-DESIG-2 -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hund_s_designation_order_is_trivial_not_vacuous() -> None:
     """The contexts with no designated number never apply the clause (vacuous); those with
     one make the tie impossible by construction (trivial). The row is trivial, with the
@@ -108,6 +109,7 @@ def test_hund_s_designation_order_is_trivial_not_vacuous() -> None:
     assert all(r.expected == q.hollow and not fails(r) for r in rows)
 
 
+@pytest.mark.slow
 def test_a_pick_that_never_applies_stays_vacuous_and_fails(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -124,6 +126,7 @@ def test_a_pick_that_never_applies_stays_vacuous_and_fails(
 # --- the virtual player's row (HUND-TWO-4/5): places and candidates ---------------------------
 
 
+@pytest.mark.slow
 def test_the_virtual_player_always_has_a_card_to_pick() -> None:
     rows = _rows("hund", 2, "HUND-TWO-4")
     tie = next(r for r in rows if r.obligation.startswith("tie "))
@@ -178,6 +181,7 @@ def _hund_with(monkeypatch: pytest.MonkeyPatch, change: dict[str, Any]) -> None:
     monkeypatch.setattr(ties, "load_registry", lambda _: registry)
 
 
+@pytest.mark.slow
 def test_a_row_pick_with_no_candidate_is_a_gap_until_recorded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -201,6 +201,7 @@ def test_a_duplicated_card_breaks_conservation() -> None:
     assert out.status == COUNTEREXAMPLE
 
 
+@pytest.mark.slow
 def test_every_shipped_transition_keeps_every_card() -> None:
     for ruleset in ("sticheln-1993", "the-last", "lowhigh", "hund"):
         rules = get_ruleset(ruleset)
@@ -272,6 +273,7 @@ def test_verify_writes_a_json_report_with_every_obligation(tmp_path: Any) -> Non
     assert all(r["status"] not in {"fail", "counterexample", "unknown"} for r in report["results"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -301,6 +303,7 @@ LARGE = [
 ]
 
 
+@pytest.mark.slow
 @clause("STI93-TRICK-5", "STI-TRICK-2", "LAST-TRICK-3", "LH-TRICK-4", "HUND-TRICK-1")
 @settings(max_examples=60, deadline=None, database=None)
 @given(data=st.data())

@@ -128,6 +128,7 @@ def oracle_winner(ruleset_id: str, options: dict[str, Any], cards: list[Card]) -
 # --- whole games ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @clause(
     "STI93-DEAL-2",
     "STI-DEAL-1",
@@ -160,6 +161,7 @@ def test_every_state_of_a_random_game_keeps_every_invariant(
     assert steps > players * 5
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, database=None)
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 @given(data=st.data(), every=st.integers(3, 9))
@@ -202,6 +204,7 @@ def test_random_states_stop_at_max_rounds_in_a_game_that_may_never_end() -> None
     assert states[-1] == play_random_game(game, 0, max_rounds=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, database=None)
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 @given(data=st.data(), every=st.integers(2, 5))
@@ -311,6 +314,7 @@ def test_a_states_repr_is_one_short_line() -> None:
     assert repr(state) == f"<State lowhigh 3p: over, totals {list(state.returns())}>"
 
 
+@pytest.mark.slow
 @clause("STI93-SELECT-2", "STI-SELECT-2")
 @settings(max_examples=30, deadline=None, database=None)
 @pytest.mark.parametrize("ruleset_id", STICHELN)

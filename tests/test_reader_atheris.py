@@ -63,6 +63,7 @@ def test_a_hundred_thousand_inputs_crash_no_reader(reader: str, tmp_path: Path) 
     assert not list(tmp_path.glob("crash-*"))
 
 
+@pytest.mark.slow
 def test_the_fuzzer_catches_a_planted_crash(tmp_path: Path) -> None:
     """No test that cannot fail: a reader that raises on one input in a thousand is found
     within 100,000 runs, reported, and its input written as a crash file."""
@@ -72,6 +73,7 @@ def test_the_fuzzer_catches_a_planted_crash(tmp_path: Path) -> None:
     assert list(tmp_path.glob("crash-*"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reader", sorted(READERS))
 def test_the_corpus_of_past_crashes_reads_cleanly(reader: str, tmp_path: Path) -> None:
     """Every input that once crashed ``reader`` (tests/fuzz-corpus/READER/), and a few

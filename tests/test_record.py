@@ -102,6 +102,7 @@ def test_unfinished_game_record_round_trips_through_json(steps: int) -> None:
     assert again.hands == state.hands and again.trick == state.trick
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, database=None)
 @given(
     ruleset_id=st.sampled_from([OLD, NEW]),

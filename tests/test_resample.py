@@ -48,6 +48,7 @@ def configs(draw: st.DrawFn) -> tuple[str, int, dict[str, Any], int]:
 # --- the model's hook: sound on every ruleset ------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, database=None)
 @given(config=configs(), data=st.data())
 def test_no_card_a_seat_held_is_ruled_out(config: Any, data: st.DataObject) -> None:

@@ -238,6 +238,7 @@ def test_exactly_one_is_written_as_a_sum_of_ite() -> None:
     assert "(assert (! (= (+ (ite p 1 0) (ite q 1 0) (ite r 1 0)) 1) :named ONE))" in text
 
 
+@pytest.mark.slow
 def test_the_checker_reports_a_disagreement_and_an_unknown(tmp_path: Path) -> None:
     """No test that cannot fail: a wrong expected answer is a disagreement, and cvc5's
     spent budget (or incompleteness) is reported as unknown, not as agreement."""
@@ -292,6 +293,7 @@ def test_the_solver_module_records_every_query_with_its_label(tmp_path: Path) ->
 # --- verify --smt2 and --jobs ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_smt2_on_one_table_is_checked_again_by_cvc5(
     tricklaw_script: str, tmp_path: Path
 ) -> None:
@@ -317,6 +319,7 @@ def test_verify_smt2_on_one_table_is_checked_again_by_cvc5(
     assert _assert_agree(out) == len(listed)
 
 
+@pytest.mark.slow
 def test_smt2_refuses_a_non_empty_or_bad_directory(tricklaw_script: str, tmp_path: Path) -> None:
     (tmp_path / "old.smt2").write_text("(check-sat)\n", encoding="utf-8")
     file = tmp_path / "old.smt2"
@@ -339,6 +342,7 @@ def test_results_do_not_depend_on_the_number_of_processes() -> None:
     assert _without_times(one) == _without_times(collect(Scope("the-last", jobs=3)))
 
 
+@pytest.mark.slow
 def test_a_plug_ins_results_do_not_depend_on_the_number_of_processes(registered: None) -> None:
     """The fast tier's version of the test above (a built-in ruleset's four player counts
     on one process and on three: verify's cost twice over): Tiny's two units, on one
@@ -349,6 +353,7 @@ def test_a_plug_ins_results_do_not_depend_on_the_number_of_processes(registered:
     assert _without_times(one) == _without_times(two)
 
 
+@pytest.mark.slow
 def test_a_plug_ins_results_do_not_depend_on_recording(registered: None, tmp_path: Path) -> None:
     """The fast tier's version of the test below (two verify runs of The Last with 2
     players): Tiny, with and without recording."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,6 +78,7 @@ BOUNDS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(bounds=BOUNDS)
 def test_the_bisection_keeps_the_core_deletion_keeps(bounds: Any) -> None:

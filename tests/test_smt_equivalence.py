@@ -74,6 +74,7 @@ def the_last_2p(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[An
     return directory, export(directory, "the-last", 2)
 
 
+@pytest.mark.slow
 def test_the_equivalence_proofs_are_written_and_cvc5_confirms_every_check(
     the_last_2p: tuple[Path, list[Any]],
 ) -> None:
@@ -96,6 +97,7 @@ def test_the_equivalence_proofs_are_written_and_cvc5_confirms_every_check(
     assert cvc5_answers(text) == ["unsat"]
 
 
+@pytest.mark.slow
 def test_a_missing_branch_or_a_wrong_leaf_is_caught(the_last_2p: tuple[Path, list[Any]]) -> None:
     """No test that cannot fail: a script with one side of a decision cut out is not a
     complete tree; a leaf that claims a wrong output is answered sat by cvc5."""

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE_DIRS = ["tricklaw", "model", "spec", "proofs", "tests", "docs/_ext", "setup.py", "devtools"]
 
 
+@pytest.mark.slow
 def test_ruff_is_clean() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--no-cache", *SOURCE_DIRS],

@@ -164,6 +164,7 @@ def test_every_status_is_documented_in_the_help() -> None:
         assert f"  {status} " in out.getvalue()
 
 
+@pytest.mark.slow
 @clause("LH-SCORE-1")
 def test_a_bound_the_model_does_not_meet_is_a_counterexample_with_the_round(
     monkeypatch: pytest.MonkeyPatch,
@@ -194,6 +195,7 @@ def test_a_bound_the_model_does_not_meet_is_a_counterexample_with_the_round(
     assert out.status == COUNTEREXAMPLE and "outside the relaxation" in out.detail
 
 
+@pytest.mark.slow
 def test_a_bound_with_no_witness_fails_rather_than_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bound_results, "find_witness", lambda *args: None)
     assert bound_results.bound_result("lowhigh", 3, True, 30_000).status == FAIL
@@ -222,6 +224,7 @@ def test_a_citation_on_an_always_true_assertion_is_hollow() -> None:
     assert trace.citation_kind('"""the rule (LH-TRICK-1)"""') == "mention"
 
 
+@pytest.mark.slow
 def test_no_always_true_assertion_is_left_in_the_proofs() -> None:
     """The only hollow citations left are unguarded text cases (a rule with one case for
     every trick), which the coverage obligation reports as trivial."""
@@ -234,6 +237,7 @@ def test_no_always_true_assertion_is_left_in_the_proofs() -> None:
     assert hollow and all("Case(" in line for line in lines.values()), lines
 
 
+@pytest.mark.slow
 @clause("LH-TRICK-1", "HUND-POWER-1")
 @pytest.mark.parametrize(
     ("ruleset_id", "clause_id"), [("lowhigh", "LH-TRICK-1"), ("hund", "HUND-POWER-1")]

@@ -52,6 +52,7 @@ def test_every_agent_plays_legal_repeatable_games(ruleset_id: str) -> None:
     assert HEURISTICS.lookup(ruleset_id).summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", ["sticheln-1993", "sticheln"])
 def test_the_sticheln_agents_beat_random_play(ruleset_id: str) -> None:
     ruleset = RULESETS[ruleset_id]

@@ -146,6 +146,7 @@ def _odd_points(game: Any, values: Any) -> list[Tracked]:
     return [Tracked("TINY-SCORE-1", z3.And(*[v >= 0 for v in values], z3.Sum(*values) == 5))]
 
 
+@pytest.mark.slow
 def test_z3_proves_a_tie_impossible_and_a_stale_tie_dispute_fails(
     registered: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -164,6 +165,7 @@ def test_z3_proves_a_tie_impossible_and_a_stale_tie_dispute_fails(
     assert "TINY-D-TIE" in register.detail
 
 
+@pytest.mark.slow
 def test_a_relaxation_that_allows_a_tie_no_game_shows_is_undecided(
     registered: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,6 +205,7 @@ def test_every_ruleset_passes_the_detector() -> None:
         assert all(r.machine == "tie" and r.dispute for r in results if r.status == "finding")
 
 
+@pytest.mark.slow
 @clause("STI93-DEAL-1", "STI93-D-DRAWTIE")
 def test_the_draw_for_the_first_dealer_can_tie_and_the_text_is_silent() -> None:
     """Found by Z3 from the deck alone (the model does not play the draw): two players
@@ -214,6 +217,7 @@ def test_the_draw_for_the_first_dealer_can_tie_and_the_text_is_silent() -> None:
     assert values[-1] == values[-2] and "no switch" in draw.detail
 
 
+@pytest.mark.slow
 @clause("LAST-GAME-1", "LAST-D-GAMETIE")
 def test_the_last_finds_its_game_tie_at_every_count() -> None:
     results = ties.ties(get_ruleset("the-last"), (2, 3, 4, 5), {}, TIMEOUT, complete=True)

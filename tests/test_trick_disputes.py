@@ -110,6 +110,7 @@ def test_a_trick_impossible_under_a_reading_never_calls_it_unchanged() -> None:
     assert plain["impossible"] == [] and "deck" in plain["unaffected"]
 
 
+@pytest.mark.slow
 @clause("HUND-D-SETMATCH")
 def test_a_reading_that_changes_the_trick_is_shown_whatever_its_option_is_marked() -> None:
     """Issue 45: Hund's ``set-match`` is not marked as changing tricks, yet with
@@ -161,6 +162,7 @@ def test_text_and_json_name_the_same_disputes() -> None:
         assert ids and all(i in text for i in ids), (ids, text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", ["sticheln-1993", "sticheln", "the-last", "lowhigh", "hund"])
 def test_legality_verdicts_agree_with_the_model_on_random_hands(rid: str) -> None:
     """Each ``only-if`` and ``always`` verdict, checked against ``playable`` on random

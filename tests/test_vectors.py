@@ -130,6 +130,7 @@ def test_an_unwritable_folder_is_a_one_line_error(tmp_path: Path) -> None:
         vectors.write(blocker)
 
 
+@pytest.mark.slow
 def test_the_vectors_are_installed_with_the_package() -> None:
     installed = resources.files("tricklaw.spec").joinpath("vectors", vectors.FOLDER)
     assert installed.joinpath("index.json").is_file()
@@ -150,11 +151,13 @@ def test_the_schema_is_a_valid_schema() -> None:
     Draft202012Validator.check_schema(vectors.schema())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_every_file_validates(name: str) -> None:
     vectors.validate(docs()[name], name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "value"),
     [
@@ -188,6 +191,7 @@ def test_the_index_lists_every_file() -> None:
     }
 
 
+@pytest.mark.slow
 def test_case_ids_are_unique_numbered_and_carry_the_full_options() -> None:
     seen: set[str] = set()
     for name in FILES:
@@ -279,6 +283,7 @@ def outcome(clauses: Any, winner: Any) -> tuple[tuple[str, ...], bool]:
     return tuple(clauses), winner is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", list(RULESETS))
 def test_trick_vectors_hold_every_outcome_of_an_independent_sample(ruleset_id: str) -> None:
     ruleset = get_ruleset(ruleset_id)

@@ -115,6 +115,7 @@ def games(steps: set[str]) -> set[str]:
     return {s.split("|")[0] for s in steps}
 
 
+@pytest.mark.slow
 def test_an_edit_to_one_games_model_reruns_that_game_alone(
     edited: Callable[..., set[str]],
 ) -> None:
@@ -193,6 +194,7 @@ def test_another_time_out_reruns_every_step(baseline: tuple[Path, Any]) -> None:
     assert all(now[name] != key for name, key in before.items() if "|" in name)
 
 
+@pytest.mark.slow
 def test_a_library_or_python_version_is_in_every_key(tmp_path: Path) -> None:
     found = versions()
     assert {"python", "tricklaw", "z3-solver"} <= found.keys()
@@ -207,6 +209,7 @@ def test_a_library_or_python_version_is_in_every_key(tmp_path: Path) -> None:
     assert cache.keys.key(step) not in (key, None)
 
 
+@pytest.mark.slow
 def test_tricklaws_settings_in_the_environment_are_in_every_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -458,6 +461,7 @@ def test_watch_runs_again_on_a_save_and_says_what_changed(tmp_path: Path) -> Non
     assert proc.returncode == 0 and "stopped" in seen[-1]
 
 
+@pytest.mark.slow
 def test_a_cache_folder_that_cannot_be_written_is_refused_before_any_work(
     tmp_path: Path,
 ) -> None:

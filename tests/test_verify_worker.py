@@ -21,6 +21,7 @@ module that a worker cannot import breaks the pool too, and the test would pass 
 that reason instead."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fail_fast", [False, True])
 def test_a_worker_killed_from_outside_is_a_fail_row_for_its_unit(fail_fast: bool) -> None:
     rows = collect(Scope("lowhigh", players=3, jobs=1, setup=KILLED, fail_fast=fail_fast))
@@ -41,6 +42,7 @@ importable there: CI's first run of this test broke the pool on ``No module name
 'tests'``)."""
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_fast_run_that_fails_leaves_no_thread_or_process_behind(jobs: int) -> None:

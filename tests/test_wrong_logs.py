@@ -14,6 +14,7 @@ from tricklaw.verify import wrong_logs
 from tricklaw.verify.wrong_logs import checker_rejects
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players"), [("the-last", 2), ("hund", 3)])
 def test_every_wrong_log_is_rejected_naming_a_clause(ruleset_id: str, players: int) -> None:
     row = checker_rejects(get_ruleset(ruleset_id), players, {})
@@ -23,6 +24,7 @@ def test_every_wrong_log_is_rejected_naming_a_clause(ruleset_id: str, players: i
         assert field in row.detail, (field, row.detail)
 
 
+@pytest.mark.slow
 def test_the_decisions_are_given_by_seats_not_asked() -> None:
     """Hund's start-player choice and The Last's keep and swap are among the changes."""
     assert "seat of a leader" in checker_rejects(get_ruleset("hund"), 3, {}).detail
