@@ -297,6 +297,18 @@ def test_hunds_context_on_the_page(page: Any) -> None:
     assert report["winner"] == 1
 
 
+def test_what_may_be_played_is_said_once_per_dispute_on_the_page(page: Any) -> None:
+    """Issue 45: the readings that disagree on whether a card may be played are shown once
+    per trick, the cards that share a verdict together, in the words ``trick`` prints (the
+    page once listed the dispute again under every seat)."""
+    choose_table(page, "sticheln-1993", 4, {})
+    tap_trick(page, ["R1", "B2", "Y3", "R4"])
+    [shown] = page.query_selector_all(".legal")
+    words = shown.inner_text()
+    assert words.count("STI93-D-FOLLOW") == 1, words
+    assert "B2 (seat +1) and Y3 (seat +2): each only if its player held no R card" in words
+
+
 def test_may_i_play_and_score_a_round_on_the_page(page: Any) -> None:
     choose_table(page, "sticheln-1993", 4, {})
     page.click("#clear")

@@ -54,7 +54,7 @@ def _readings(body: dict[str, Any], seat: int, dispute: str) -> dict[str, dict[s
 def test_a_card_off_the_lead_colour_shows_the_follow_dispute() -> None:
     args = ("sticheln-1993", "-n", "4", "R3", "R2", "B0", "R4")
     text = _text(*args)
-    assert "STI93-D-FOLLOW" in text and "seat +2 (B0)" in text
+    assert "STI93-D-FOLLOW" in text and "B0 (seat +2)" in text
     assert "follow" not in text.splitlines()[-1], "follow must not be called unaffected"
     body = _json(*args)
     assert "follow" not in body["unaffected"]
@@ -146,6 +146,29 @@ def test_a_finding_without_a_switch_shows_when_its_clauses_decide() -> None:
     # A trick its clauses do not decide does not show it.
     plain = _json("sticheln", "-n", "3", "R1", "R2", "R3")
     assert "STI-D-ZEROOFF" not in {d["dispute"] for d in plain["disputes"]}
+
+
+@clause("STI93-D-FOLLOW")
+def test_a_dispute_on_what_may_be_played_is_said_once_per_trick() -> None:
+    """Issue 45: the cards on which the readings disagree are said together under each
+    reading, in a player's words, and the dispute once, not once per seat."""
+    args = ("sticheln-1993", "-n", "4", "R1", "B2", "Y3", "R4")
+    text = _text(*args)
+    assert text.count("STI93-D-FOLLOW") == 1, text
+    must = next(line for line in text.splitlines() if "follow=must-follow" in line)
+    assert must.endswith("B2 (seat +1) and Y3 (seat +2): each only if its player held no R card")
+    free = next(line for line in text.splitlines() if "follow=free (chosen)" in line)
+    assert free.endswith(": each may be played whatever else its player held")
+    body = _json(*args)
+    [grouped] = body["legality_by_dispute"]
+    by_value = {r["value"]: r["groups"] for r in grouped["readings"]}
+    assert [[c["seat"] for c in g["cards"]] for g in by_value["must-follow"]] == [[1, 2]]
+    # The same verdicts as the seat-by-seat list, regrouped.
+    for seat in (1, 2):
+        per_seat = _readings(body, seat, "STI93-D-FOLLOW")
+        for value, groups in by_value.items():
+            [text_of] = [g["text"] for g in groups if seat in [c["seat"] for c in g["cards"]]]
+            assert text_of == per_seat[value]["text"]
 
 
 @clause("STI93-D-FOLLOW")

@@ -63,7 +63,7 @@ class Legality:
     def text(self, ruleset: Ruleset[Any]) -> str:
         """The verdict in words."""
         if self.verdict == ALWAYS:
-            return "may be played whatever else the hand holds"
+            return "may be played whatever else its player held"
         if self.verdict == NEVER:
             return "may never be played here"
         if self.verdict == NOT_IN_DECK:
@@ -71,13 +71,13 @@ class Legality:
         if self.verdict == DEPENDS:
             return "may be played with some hands, not with others"
         if not self.allowed_with:
-            return "only if it is the player's last card"
+            return "only if it was its player's last card"
         unseen = self.allowed_with + self.forbidden_by
-        allowed = ", ".join(describe_cards(ruleset, self.allowed_with, unseen, "any {} card"))
+        allowed = " or ".join(describe_cards(ruleset, self.allowed_with, unseen, "{} cards"))
         forbidden = " nor ".join(describe_cards(ruleset, self.forbidden_by, unseen, "{} card"))
         if len(forbidden) <= len(allowed):
-            return f"only if the hand holds no {forbidden}"
-        return f"only if every other card in the hand is among {allowed}"
+            return f"only if its player held no {forbidden}"
+        return f"only if its player held nothing else but {allowed}"
 
 
 def describe_cards(
@@ -375,6 +375,7 @@ class TrickReport:
             **result_json(self.result, ruleset.palette),
             "readings": self.readings,
             "legality": self.legality,
+            "legality_by_dispute": legality_by_dispute(self.legality),
             "impossible": self.impossible,
             "disputes": self.switchless,
             "unaffected": self.unaffected,
@@ -402,6 +403,50 @@ def build_report(game: Game, cards: Sequence[Card], context: Mapping[str, str]) 
         switchless=switchless_disputes(registry, result),
         unaffected=unaffected_options(game, readings, legality, impossible),
     )
+
+
+def legality_by_dispute(legality: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`legality_readings` regrouped for the table: each dispute once per trick,
+    and under each of its readings the cards that share a verdict together (the ``trick``
+    report's and the page's "may each card be played?")."""
+    disputes: dict[str, dict[str, Any]] = {}
+    for entry in legality:
+        for d in entry["disputes"]:
+            grouped = disputes.setdefault(
+                d["dispute"],
+                {"dispute": d["dispute"], "title": d["title"], "option": d["option"], "by": {}},
+            )
+            for r in d["readings"]:
+                reading = grouped["by"].setdefault(
+                    r["value"], {"value": r["value"], "default": r["default"], "groups": {}}
+                )
+                cards = reading["groups"].setdefault(r["text"], [])
+                cards.append({"seat": entry["seat"], "card": entry["card"]})
+    return [
+        {
+            "dispute": d["dispute"],
+            "title": d["title"],
+            "option": d["option"],
+            "readings": [
+                {
+                    "value": r["value"],
+                    "default": r["default"],
+                    "groups": [{"text": t, "cards": c} for t, c in r["groups"].items()],
+                }
+                for r in d["by"].values()
+            ],
+        }
+        for d in disputes.values()
+    ]
+
+
+def _said_of(cards: Sequence[Mapping[str, Any]], text: str) -> str:
+    """One verdict said of the cards that share it: "B2 (seat +1) and Y3 (seat +2): each
+    only if its player held no R card"."""
+    names = [f"{c['card']} ({seat_name(c['seat'])})" for c in cards]
+    if len(names) == 1:
+        return f"{names[0]} {text}"
+    return f"{', '.join(names[:-1])} and {names[-1]}: each {text}"
 
 
 def _why_impossible(entry: Mapping[str, Any]) -> str:
@@ -436,17 +481,15 @@ def report_lines(report: TrickReport) -> list[str]:
                         describe_result(ruleset, ruleset.judge_trick(other, cards, context))
                     )
                 lines.append(f"  --option {name}={value}: {verdict}")
-    disputed = [entry for entry in report.legality if entry["disputes"]]
-    if disputed:
-        lines.append("may each card be played? (the hand is unknown; readings disagree)")
-        for entry in disputed:
-            for d in entry["disputes"]:
-                lines.append(
-                    f"  {seat_name(entry['seat'])} ({entry['card']}): {d['dispute']}: {d['title']}"
-                )
-                for r in d["readings"]:
-                    chosen = " (chosen)" if r["default"] else ""
-                    lines.append(f"    --option {d['option']}={r['value']}{chosen}: {r['text']}")
+    grouped = legality_by_dispute(report.legality)
+    if grouped:
+        lines.append("may each card be played? (the hands are unknown; readings disagree)")
+        for dispute in grouped:
+            lines.append(f"  {dispute['dispute']}: {dispute['title']}")
+            for r in dispute["readings"]:
+                chosen = " (chosen)" if r["default"] else ""
+                said = "; ".join(_said_of(g["cards"], g["text"]) for g in r["groups"])
+                lines.append(f"    --option {dispute['option']}={r['value']}{chosen}: {said}")
     for entry in report.impossible:
         lines.append(
             f"under --option {entry['option']}={entry['value']} ({entry['dispute']}) this trick "

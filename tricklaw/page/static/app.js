@@ -241,16 +241,14 @@ function judge() {
   }
   kids.push(el("h3", {}, "Other readings"));
   kids.push(others.length ? el("div", {}, ...others) : el("p", {}, "No other reading changes who takes this trick."));
-  const legal = report.legality.filter((x) => x.disputes.length);
+  const legal = report.legality_by_dispute;
   if (legal.length || report.impossible.length) {
     kids.push(el("h3", {}, "May each card be played?"));
-    for (const entry of legal) {
-      for (const d of entry.disputes) {
-        kids.push(el("div", { class: "legal" },
-          el("p", {}, `${capital(seatName(entry.seat))} (${entry.card}): `, el("code", {}, d.dispute), ` ${d.title}`),
-          el("ul", {}, ...d.readings.map((x) => el("li", {}, el("strong", {}, `${d.option}=${x.value}`),
-            x.default ? " (in force)" : "", `: ${x.text}`)))));
-      }
+    for (const d of legal) {
+      kids.push(el("div", { class: "legal" },
+        el("p", {}, el("code", {}, d.dispute), ` ${d.title}`),
+        el("ul", {}, ...d.readings.map((x) => el("li", {}, el("strong", {}, `${d.option}=${x.value}`),
+          x.default ? " (in force)" : "", `: ${x.groups.map(saidOf).join("; ")}`)))));
     }
     for (const entry of report.impossible) {
       kids.push(el("p", { class: "warn" }, `Under ${entry.option}=${entry.value} (${entry.dispute}) this trick cannot happen: `,
@@ -264,6 +262,13 @@ function judge() {
   kids.push(el("h3", {}, "Decided by"));
   kids.push(el("ol", { class: "clauses" }, ...clauses.map(clauseItem)));
   box.replaceChildren(...kids);
+}
+
+// One verdict said of the cards that share it (trick_report._said_of, in the same words).
+function saidOf(group) {
+  const names = group.cards.map((c) => `${c.card} (${seatName(c.seat)})`);
+  if (names.length === 1) return `${names[0]} ${group.text}`;
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}: each ${group.text}`;
 }
 
 function mayPlay(card) {
