@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tricklaw.model.rulesets import get_ruleset
 from tricklaw.proofs.results import Result
 from tricklaw.proofs.statuses import (
     COUNTEREXAMPLE,
@@ -22,6 +23,7 @@ from tricklaw.proofs.statuses import (
 )
 from tricklaw.verify.report import render
 from tricklaw.verify.summary import WIDTH, summary, summary_lines
+from tricklaw.verify.witness_text import MAX_LINES, witness_lines
 
 LONG_IDS = ("STI93-EX-TRICK-1", "STI93-DECK-4P-REMOVE", "HUND-DESIG-2")
 
@@ -68,7 +70,7 @@ def test_failures_are_in_full_and_findings_grouped_by_dispute() -> None:
     assert "findings (3 rows, 1 distinct; each is a recorded dispute):" in text
     assert "[tie found STI93-D-TIE]" in text
     assert "players 3, 4, 5" in text and "(3 rows; the detail above is the first's)" in text
-    assert '"seat": 2' in text  # the witness
+    assert "seat: 2" in text and "trick: [R3, R2, B0, R4]" in text  # the witness
 
 
 @pytest.mark.parametrize("status", sorted(STATUSES))
@@ -113,3 +115,26 @@ def test_the_full_table_is_still_there() -> None:
     out = io.StringIO()
     render(_rows(), out)
     assert "obligation" in out.getvalue() and "counterexample" in out.getvalue()
+
+
+def test_a_witness_says_only_the_options_that_differ_from_the_defaults() -> None:
+    """Issue 46: a Hund tie witness once repeated all thirteen of its options."""
+    options = {s.name: s.default for s in get_ruleset("hund").option_specs}
+    assert len(options) > 10
+    plain = witness_lines({"seed": 1, "options": options, "values": [3, 0, 3]}, "hund")
+    assert plain == ["witness:", "  options: the defaults", "  seed: 1", "  values: [3, 0, 3]"]
+    changed = {**options, "hund-tie": "scores"}
+    [said] = [line for line in witness_lines({"options": changed}, "hund") if "options" in line]
+    assert said == "  options: hund-tie=scores (the others at their defaults)"
+    # A game the registry does not know: its defaults are unknown, so every option is said.
+    [said] = witness_lines({"options": {"a": 1}}, "no-such-game")[1:]
+    assert said == "  options: a=1"
+
+
+def test_a_long_witness_is_cut_and_points_to_the_json_report() -> None:
+    state = {"hands": [[f"R{v}" for v in range(1, 10)] for _ in range(20)], "phase": "play"}
+    lines = witness_lines({"state": state, "rank": {"before": 12, "after": 12}}, "the-last")
+    assert lines[1] == "  rank: before=12, after=12"
+    assert len(lines) == MAX_LINES + 1
+    assert lines[-1].endswith("more lines in the --json report")
+    assert witness_lines({"traceback": "..."}, "hund") == []  # kept for the JSON report

@@ -11,7 +11,6 @@ never broken.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from collections.abc import Iterable, Sequence
 
@@ -26,6 +25,7 @@ from tricklaw.proofs.statuses import (
     STATUSES,
     UNKNOWN,
 )
+from tricklaw.verify.witness_text import witness_lines
 
 WIDTH = 80
 """The summary's width in columns."""
@@ -138,9 +138,9 @@ def _entry(rows: Sequence[Result]) -> list[str]:
     clauses = [c for c in r.clauses if ":" not in c]
     if clauses:
         lines += _wrap("clauses: " + ", ".join(clauses), indent="    ")
-    shown = {k: v for k, v in r.witness.items() if k != "traceback"}  # in the JSON report
-    if shown:
-        lines += _wrap("witness: " + json.dumps(shown, sort_keys=True), indent="    ")
+    for line in witness_lines(r.witness, r.ruleset):  # whole in the JSON report
+        depth = len(line) - len(line.lstrip(" "))
+        lines += _wrap(line.lstrip(" "), indent="    " + " " * depth, hang="    ")
     if len(rows) > 1:
         lines += _wrap(f"({len(rows)} rows; the detail above is the first's)", indent="    ")
     return lines
