@@ -10,6 +10,10 @@ answered with an error.
 Starlette application of :mod:`tricklaw.http` on uvicorn (see
 :mod:`tricklaw.http.app` for the routes and :mod:`tricklaw.http.guards` for who may
 talk to it: ``--allow-host``, ``--allow-origin``, ``--token``).
+
+**The table** (``tricklaw serve --table [PORT]``): the players' page alone, on this
+machine's network address, with its address as a QR code for every phone at the table
+(:mod:`tricklaw.http.table`).
 """
 
 from __future__ import annotations
@@ -109,8 +113,58 @@ def serve_http(
     return 0
 
 
+def serve_table(host: str | None, port: int, page: str | None) -> int:
+    """Serve the built page alone on ``host`` (default: this machine's network address)
+    and ``port`` until interrupted; its address and QR code go to standard output."""
+    import shutil
+
+    from tricklaw.http.guards import loopback
+    from tricklaw.http.run import Limits, listen, serve
+    from tricklaw.http.table import create_page_app, lan_address, page_url, qr_text, table_policy
+    from tricklaw.spec.errors import TricklawError
+
+    if not 0 <= port <= 65535:
+        raise TricklawError(f"serve: --table {port} is not a port (0..65535)")
+    address = host or lan_address()
+    if address is None:
+        raise TricklawError(
+            "serve: --table: this machine has no address on a network; join the table's "
+            "Wi-Fi, or give --host ADDRESS"
+        )
+    folder, _ = find_page(page)
+    if folder is None:
+        raise TricklawError(
+            "serve: --table: no page to serve: give --page DIR (build it with 'tricklaw "
+            "page build DIR'), or run 'npm ci' in the repository so that one is built"
+        )
+    built = folder if not page else None  # a temporary build
+    try:
+        try:
+            sock = listen(address, port)
+        except OSError as exc:
+            raise TricklawError(
+                f"serve: --table: cannot listen on {address}:{port}: {exc.strerror}"
+            ) from None
+        url = page_url(address, sock.getsockname()[1])
+        alone = " (this address is this machine's alone)" if loopback(address) else ""
+        sys.stdout.write(
+            f"The page for the table: {url}{alone}\n{qr_text(url)}"
+            "Scan the code, or type the address, on each phone on this network. Only the "
+            "page is served, none of the oracle's methods; Ctrl-C stops it.\n"
+        )
+        sys.stdout.flush()
+        serve(create_page_app(folder, table_policy(address)), sock, Limits())
+    finally:
+        if built is not None:
+            shutil.rmtree(built, ignore_errors=True)
+    return 0
+
+
 # --- the command --------------------------------------------------------------------------------
 
+
+TABLE_PORT = 8080
+"""The port ``serve --table`` listens on unless told another."""
 
 TOKEN_ENV = "TRICKLAW_TOKEN"
 """The environment variable that may hold the HTTP server's bearer token."""
@@ -136,6 +190,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for flag, given in http_only:
             if given:
                 raise TricklawError(f"serve: {flag} needs --http PORT")
+    if args.table is not None:
+        return serve_table(args.host, args.table, args.page)
     if args.openapi:
         from tricklaw.http.openapi import openapi
 
@@ -149,6 +205,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise TricklawError(f"serve: --http {args.http} is not a port (0..65535)")
     from tricklaw.http.guards import Policy, bind_refusal, hosts_for, loopback
     from tricklaw.http.run import Limits
+
+    args.host = args.host or "127.0.0.1"
 
     for origin in args.allow_origin:
         if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
@@ -199,7 +257,19 @@ def add_command(subparsers: argparse._SubParsersAction[Any]) -> None:
     mode.add_argument("--stdio", action="store_true", help="JSON-RPC lines on stdin/stdout")
     mode.add_argument("--http", type=int, metavar="PORT", help="HTTP on PORT (0: any free port)")
     mode.add_argument("--openapi", action="store_true", help="print the OpenAPI description")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    mode.add_argument(
+        "--table",
+        type=int,
+        nargs="?",
+        const=TABLE_PORT,
+        metavar="PORT",
+        help=f"serve the players' page alone to the local network, on PORT (default "
+        f"{TABLE_PORT}; 0: any free port), and print its address with a QR code",
+    )
+    p.add_argument(
+        "--host",
+        help="HTTP address (default 127.0.0.1; with --table, this machine's network address)",
+    )
     p.add_argument(
         "--public",
         action="store_true",
