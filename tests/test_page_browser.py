@@ -309,6 +309,20 @@ def test_what_may_be_played_is_said_once_per_dispute_on_the_page(page: Any) -> N
     assert "B2 (seat +1) and Y3 (seat +2): each only if its player held no R card" in words
 
 
+def test_opened_from_a_file_the_page_says_what_to_do(browser: Any, built: Path) -> None:
+    """Issue 45: opened from the file system, the page once stayed on "Loading the rules
+    engine..." for ever; it now says in one line how to serve it."""
+    tab = browser.new_page()
+    try:
+        tab.goto((built / "index.html").as_uri())
+        tab.wait_for_selector("body[data-ready='file']", timeout=10_000)
+        status = tab.inner_text("#status")
+        assert "needs a web server" in status and "tricklaw serve --table" in status
+        assert "\n" not in status.strip()
+    finally:
+        tab.close()
+
+
 def test_may_i_play_and_score_a_round_on_the_page(page: Any) -> None:
     choose_table(page, "sticheln-1993", 4, {})
     page.click("#clear")
