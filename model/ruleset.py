@@ -277,6 +277,12 @@ class Ruleset(ABC, Generic[X]):
     """What else :meth:`judge_trick` needs to know, as (name, help) pairs (Hund: the
     powers already assigned); empty when a trick's cards decide it alone."""
 
+    trick_context_when: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
+    """The option values under which a name of :attr:`trick_context` means anything, by
+    name (Hund's ``sets`` only with ``designation-mode=sets``); a name not listed always
+    does. :meth:`check_trick_context` refuses a name given where it means nothing; the
+    page shows a context's box only where it does."""
+
     def check_trick_context(self, game: Game, context: Mapping[str, str]) -> None:
         """Raise :class:`~tricklaw.spec.errors.TricklawError` naming the field unless the
         trick ``context`` (names of :attr:`trick_context`) is one a round of ``game`` can

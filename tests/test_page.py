@@ -26,7 +26,7 @@ from tricklaw.model.rulesets import RULESETS, get_ruleset
 from tricklaw.page import api, build
 from tricklaw.page.files import page_file
 from tricklaw.spec import load_registry, parse_registry
-from tricklaw.spec.errors import SpecError
+from tricklaw.spec.errors import SpecError, TricklawError
 from tricklaw.spec.outputs import MARKER
 
 
@@ -74,6 +74,37 @@ def test_hunds_context_reaches_the_report() -> None:
                    "--json", "R1", "Y2", "B3")
     assert page["report"] == cli
     assert page["report"]["winner"] == 1  # yellow holds the first power: trump
+
+
+def test_the_page_learns_where_each_context_means_something() -> None:
+    """Issue 45: the page showed Hund's ``sets`` box in the base game. The ``rulesets``
+    answer says under which readings each context applies (``when``)."""
+    hund = next(r for r in answer("rulesets") if r["id"] == "hund")
+    when = {c["name"]: c["when"] for c in hund["context"]}
+    assert when == {
+        "powers": {},
+        "designation": {"designation-mode": "drawn"},
+        "sets": {"designation-mode": "sets"},
+    }
+
+
+@pytest.mark.parametrize("rid", sorted(RULESETS))
+def test_a_context_given_where_it_means_nothing_is_refused_by_the_model(rid: str) -> None:
+    """``Ruleset.trick_context_when`` against the model's own input check: under any other
+    value of an option a context names, the model refuses that context, naming the option."""
+    ruleset = get_ruleset(rid)
+    helps = dict(ruleset.trick_context)
+    assert set(ruleset.trick_context_when) <= set(helps)
+    specs = {s.name: s for s in ruleset.option_specs}
+    players = ruleset.player_counts[0]
+    for name, when in ruleset.trick_context_when.items():
+        example = helps[name].rsplit("e.g. ", 1)[1]  # each help ends with an example
+        ruleset.check_trick_context(ruleset.make_game(players, dict(when)), {name: example})
+        for option, value in when:
+            for other in (v for v in specs[option].choices if v != value):
+                game = ruleset.make_game(players, {**dict(when), option: other})
+                with pytest.raises(TricklawError, match=option):
+                    ruleset.check_trick_context(game, {name: example})
 
 
 def test_bad_input_is_an_error_message_not_an_exception() -> None:

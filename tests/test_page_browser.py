@@ -309,6 +309,30 @@ def test_what_may_be_played_is_said_once_per_dispute_on_the_page(page: Any) -> N
     assert "B2 (seat +1) and Y3 (seat +2): each only if its player held no R card" in words
 
 
+def test_hunds_context_boxes_follow_the_designation_mode(page: Any) -> None:
+    """Issue 45: the base game once showed the custom option's "sets" box. A context box
+    shows only under the readings where it means something (Ruleset.trick_context_when)."""
+
+    def boxes() -> set[str]:
+        return {x.get_attribute("data-context") for x in page.query_selector_all("[data-context]")}
+
+    choose_table(page, "hund", 3, {})
+    assert boxes() == {"powers", "designation"}
+    choose_table(page, "hund", 3, {"designation-mode": "sets"})
+    assert boxes() == {"powers", "sets"}
+    page.fill("input[data-context='sets']", "R3,Y5")
+    page.dispatch_event("input[data-context='sets']", "change")
+    report = tap_trick(page, ["R1", "R3", "Y3"])
+    cli = cli_json("trick", "hund", "-n", "3", "-o", "designation-mode=sets", "-c", "sets=R3,Y5",
+                   "--json", "R1", "R3", "Y3")
+    assert report == cli
+    choose_table(page, "hund", 3, {"designation-mode": "drawn"})  # the sets typed are not sent
+    assert boxes() == {"powers", "designation"}
+    assert tap_trick(page, ["R1", "R3", "Y3"]) == cli_json(
+        "trick", "hund", "-n", "3", "--json", "R1", "R3", "Y3"
+    )
+
+
 def test_opened_from_a_file_the_page_says_what_to_do(browser: Any, built: Path) -> None:
     """Issue 45: opened from the file system, the page once stayed on "Loading the rules
     engine..." for ever; it now says in one line how to serve it."""

@@ -68,7 +68,10 @@ def rulesets() -> list[dict[str, Any]]:
                     for letter, name in zip(r.palette.letters, r.palette.names, strict=True)
                 ],
                 "options": [_spec_json(r, s) for s in r.option_specs if s.choices],
-                "context": [{"name": n, "help": h} for n, h in r.trick_context],
+                "context": [
+                    {"name": n, "help": h, "when": dict(r.trick_context_when.get(n, ()))}
+                    for n, h in r.trick_context
+                ],
                 "score_context": [{"name": n, "help": h} for n, h in r.score_context],
                 "presets": [
                     {

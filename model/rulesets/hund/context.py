@@ -5,7 +5,7 @@ trick's facts name, read back as a context (:func:`powers_named`).
 A context names the suits already holding powers (``powers=R,Y``, in power order, first =
 Trump; HUND-DESIG-2, HUND-POWER-1) and the round's designated number (``designation=3``,
 HUND-DESIG-1) or, with ``designation-mode=sets``, its designation sets as cards
-(``sets=R3,Y7``, HUND-OPT-2). :func:`read_context` refuses every context no round of the
+(``sets=R3,Y5``, HUND-OPT-2). :func:`read_context` refuses every context no round of the
 game can reach, naming the field and the clause: an unknown suit, more powers than there
 are (five), a suit holding two powers where the rules never give it a second (only
 ``set-repeat=stack`` does, HUND-D-SETREPEAT), a designated number that is not one of the

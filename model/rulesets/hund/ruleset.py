@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from tricklaw.model import actions, flow
@@ -61,8 +62,12 @@ class Hund(Ruleset[Powers]):
     trick_context = (
         ("powers", "suits already holding powers, in power order (first = trump), e.g. R,Y"),
         ("designation", "the round's designated number (base game), e.g. 3"),
-        ("sets", "the designation sets as cards (custom option), e.g. R3,Y7"),
+        ("sets", "the designation sets as cards (custom option), e.g. R3,Y5"),
     )
+    trick_context_when = MappingProxyType(
+        {"designation": (("designation-mode", "drawn"),), "sets": (("designation-mode", "sets"),)}
+    )
+    """The base game designates one number, the custom option sets (HUND-OPT-2)."""
 
     # --- set-up ----------------------------------------------------------------------
 

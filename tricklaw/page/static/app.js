@@ -100,6 +100,19 @@ function readings() {
   return { ...presetOptions(), ...state.options };
 }
 
+// A trick context means something only under the readings its `when` names (Hund's sets
+// only with designation-mode=sets: Ruleset.trick_context_when); only those are shown and sent.
+function applies(c) {
+  const chosen = readings();
+  const defaultOf = (name) => (ruleset().options.find((o) => o.name === name) || {}).default;
+  return Object.entries(c.when || {}).every(([k, v]) => String(chosen[k] ?? defaultOf(k)) === v);
+}
+
+function contextInForce() {
+  const names = new Set(ruleset().context.filter(applies).map((c) => c.name));
+  return Object.fromEntries(Object.entries(state.context).filter(([k]) => names.has(k)));
+}
+
 function setup() {
   const r = ruleset();
   const sel = $("ruleset");
@@ -112,18 +125,19 @@ function setup() {
       onclick: () => { state.preset = p.name; state.options = {}; refresh(); },
     }, p.title)));
   const chosen = readings();
-  const disputed = r.options.filter((o) => o.dispute);
-  const changed = disputed.filter((o) => (chosen[o.name] ?? o.default) !== o.default).length;
+  // Every option with readings: each dispute's (with its id) and the variants the texts
+  // name (Hund's designation sets: without it the page could never judge under them).
+  const changed = r.options.filter((o) => (chosen[o.name] ?? o.default) !== o.default).length;
   $("readings-count").textContent = changed ? `(${changed} not at the default)` : "(all at the default)";
-  $("readings").replaceChildren(...disputed.map((o) => el("label", { class: "reading" },
-    el("span", {}, `${o.title} `, el("code", {}, o.dispute)),
+  $("readings").replaceChildren(...r.options.map((o) => el("label", { class: "reading" },
+    el("span", {}, `${o.title} `, ...(o.dispute ? [el("code", {}, o.dispute)] : [])),
     el("select", {
       "data-option": o.name,
       onchange: (e) => { state.options[o.name] = e.target.value; refresh(); },
     }, ...o.readings.map((x) => el("option", {
       value: x.value, selected: (chosen[o.name] ?? o.default) === x.value, title: x.summary,
     }, `${x.value}${x.value === o.default ? " (default)" : ""}`))))));
-  $("context").replaceChildren(...r.context.map((c) => el("label", { class: "context" },
+  $("context").replaceChildren(...r.context.filter(applies).map((c) => el("label", { class: "context" },
     el("span", {}, `${c.name}: ${c.help}`),
     el("input", {
       type: "text", value: state.context[c.name] || "", "data-context": c.name, autocomplete: "off",
@@ -220,7 +234,7 @@ function judge() {
     return;
   }
   const answer = call("judge", {
-    ruleset: state.ruleset, players: state.players, options: readings(), cards: state.trick, context: state.context,
+    ruleset: state.ruleset, players: state.players, options: readings(), cards: state.trick, context: contextInForce(),
   });
   if (answer.error) { showError(box, answer.error); return; }
   const { report, clauses } = answer.result;
