@@ -21,9 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from tricklaw.oracle import MAX_GAMES, MAX_LINE_BYTES, Oracle, encode, too_long
 
@@ -74,6 +77,38 @@ def find_page(page: str | None) -> tuple[Path | None, str]:
     return folder, "page: /"
 
 
+class Served(NamedTuple):
+    """What :func:`_listening` gives: the page folder (None: no page), the start line's
+    note about it, and the listening socket."""
+
+    folder: Path | None
+    note: str
+    sock: socket.socket
+
+
+@contextmanager
+def _listening(host: str, port: int, page: str | None, backlog: int) -> Iterator[Served]:
+    """The page folder (:func:`find_page`) and a socket listening on ``host:port``, for
+    ``serve --http`` and ``serve --table`` alike; a page built for the run is removed
+    when it ends, and a socket that cannot listen is one line naming the address."""
+    import shutil
+
+    from tricklaw.http.run import listen
+    from tricklaw.spec.errors import TricklawError
+
+    folder, note = find_page(page)
+    built = folder if folder is not None and not page else None  # a temporary build
+    try:
+        try:
+            sock = listen(host, port, backlog)
+        except OSError as exc:
+            raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
+        yield Served(folder, note, sock)
+    finally:
+        if built is not None:
+            shutil.rmtree(built, ignore_errors=True)
+
+
 def serve_http(
     host: str,
     port: int,
@@ -84,22 +119,13 @@ def serve_http(
     limits: Limits | None = None,
 ) -> int:
     """Serve HTTP on ``host:port`` until interrupted; the address goes to standard error."""
-    import shutil
-
     from tricklaw.http.app import create_app
     from tricklaw.http.guards import Policy, hosts_for
-    from tricklaw.http.run import Limits, listen, serve
-    from tricklaw.spec.errors import TricklawError
+    from tricklaw.http.run import Limits, serve
 
     limits = limits or Limits()
     policy = policy or Policy(hosts=hosts_for(host))
-    folder, note = find_page(page)
-    built = folder if folder is not None and not page else None  # a temporary build
-    try:
-        try:
-            sock = listen(host, port, limits.backlog)
-        except OSError as exc:
-            raise TricklawError(f"serve: cannot listen on {host}:{port}: {exc.strerror}") from None
+    with _listening(host, port, page, limits.backlog) as (folder, note, sock):
         shown = f"[{host}]" if ":" in host else host
         sys.stderr.write(
             f"tricklaw oracle on http://{shown}:{sock.getsockname()[1]}/ "
@@ -107,19 +133,14 @@ def serve_http(
         )
         sys.stderr.flush()
         serve(create_app(policy, max_games=max_games, page=folder), sock, limits)
-    finally:
-        if built is not None:
-            shutil.rmtree(built, ignore_errors=True)
     return 0
 
 
 def serve_table(host: str | None, port: int, page: str | None) -> int:
     """Serve the built page alone on ``host`` (default: this machine's network address)
     and ``port`` until interrupted; its address and QR code go to standard output."""
-    import shutil
-
     from tricklaw.http.guards import loopback
-    from tricklaw.http.run import Limits, listen, serve
+    from tricklaw.http.run import Limits, serve
     from tricklaw.http.table import create_page_app, lan_address, page_url, qr_text, table_policy
     from tricklaw.spec.errors import TricklawError
 
@@ -131,20 +152,13 @@ def serve_table(host: str | None, port: int, page: str | None) -> int:
             "serve: --table: this machine has no address on a network; join the table's "
             "Wi-Fi, or give --host ADDRESS"
         )
-    folder, _ = find_page(page)
-    if folder is None:
-        raise TricklawError(
-            "serve: --table: no page to serve: give --page DIR (build it with 'tricklaw "
-            "page build DIR'), or run 'npm ci' in the repository so that one is built"
-        )
-    built = folder if not page else None  # a temporary build
-    try:
-        try:
-            sock = listen(address, port)
-        except OSError as exc:
+    limits = Limits()
+    with _listening(address, port, page, limits.backlog) as (folder, _, sock):
+        if folder is None:
             raise TricklawError(
-                f"serve: --table: cannot listen on {address}:{port}: {exc.strerror}"
-            ) from None
+                "serve: --table: no page to serve: give --page DIR (build it with 'tricklaw "
+                "page build DIR'), or run 'npm ci' in the repository so that one is built"
+            )
         url = page_url(address, sock.getsockname()[1])
         alone = " (this address is this machine's alone)" if loopback(address) else ""
         sys.stdout.write(
@@ -153,10 +167,7 @@ def serve_table(host: str | None, port: int, page: str | None) -> int:
             "page is served, none of the oracle's methods; Ctrl-C stops it.\n"
         )
         sys.stdout.flush()
-        serve(create_page_app(folder, table_policy(address)), sock, Limits())
-    finally:
-        if built is not None:
-            shutil.rmtree(built, ignore_errors=True)
+        serve(create_page_app(folder, table_policy(address)), sock, limits)
     return 0
 
 

@@ -407,8 +407,9 @@ def build_report(game: Game, cards: Sequence[Card], context: Mapping[str, str]) 
 
 def legality_by_dispute(legality: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """:func:`legality_readings` regrouped for the table: each dispute once per trick,
-    and under each of its readings the cards that share a verdict together (the ``trick``
-    report's and the page's "may each card be played?")."""
+    and under each of its readings the cards that share a verdict together, with the
+    verdict said of them (``said``: the words of the ``trick`` report and of the page's
+    "may each card be played?")."""
     disputes: dict[str, dict[str, Any]] = {}
     for entry in legality:
         for d in entry["disputes"]:
@@ -431,7 +432,10 @@ def legality_by_dispute(legality: Sequence[Mapping[str, Any]]) -> list[dict[str,
                 {
                     "value": r["value"],
                     "default": r["default"],
-                    "groups": [{"text": t, "cards": c} for t, c in r["groups"].items()],
+                    "groups": [
+                        {"text": t, "cards": c, "said": _said_of(c, t)}
+                        for t, c in r["groups"].items()
+                    ],
                 }
                 for r in d["by"].values()
             ],
@@ -488,7 +492,7 @@ def report_lines(report: TrickReport) -> list[str]:
             lines.append(f"  {dispute['dispute']}: {dispute['title']}")
             for r in dispute["readings"]:
                 chosen = " (chosen)" if r["default"] else ""
-                said = "; ".join(_said_of(g["cards"], g["text"]) for g in r["groups"])
+                said = "; ".join(g["said"] for g in r["groups"])
                 lines.append(f"    --option {dispute['option']}={r['value']}{chosen}: {said}")
     for entry in report.impossible:
         lines.append(

@@ -262,7 +262,7 @@ function judge() {
       kids.push(el("div", { class: "legal" },
         el("p", {}, el("code", {}, d.dispute), ` ${d.title}`),
         el("ul", {}, ...d.readings.map((x) => el("li", {}, el("strong", {}, `${d.option}=${x.value}`),
-          x.default ? " (in force)" : "", `: ${x.groups.map(saidOf).join("; ")}`)))));
+          x.default ? " (in force)" : "", `: ${x.groups.map((g) => g.said).join("; ")}`)))));
     }
     for (const entry of report.impossible) {
       kids.push(el("p", { class: "warn" }, `Under ${entry.option}=${entry.value} (${entry.dispute}) this trick cannot happen: `,
@@ -276,13 +276,6 @@ function judge() {
   kids.push(el("h3", {}, "Decided by"));
   kids.push(el("ol", { class: "clauses" }, ...clauses.map(clauseItem)));
   box.replaceChildren(...kids);
-}
-
-// One verdict said of the cards that share it (trick_report._said_of, in the same words).
-function saidOf(group) {
-  const names = group.cards.map((c) => `${c.card} (${seatName(c.seat)})`);
-  if (names.length === 1) return `${names[0]} ${group.text}`;
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}: each ${group.text}`;
 }
 
 function mayPlay(card) {
