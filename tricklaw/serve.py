@@ -78,7 +78,7 @@ def find_page(page: str | None) -> tuple[Path | None, str]:
 
 
 class Served(NamedTuple):
-    """What :func:`_listening` gives: the page folder (None: no page), the start line's
+    """What ``serve._listening`` gives: the page folder (None: no page), the start line's
     note about it, and the listening socket."""
 
     folder: Path | None
